@@ -1,0 +1,83 @@
+// Configuration from the environment, validated once with zod. A bad setting
+// stops the process with a message that names it (see loadConfig).
+import { z } from "zod";
+
+const yesNo = z
+  .enum(["1", "0", "true", "false", "yes", "no", "on", "off"])
+  .transform((v) => ["1", "true", "yes", "on"].includes(v));
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === "" ? undefined : v));
+
+export const configSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  /** Public base URL of this instance, used in links and by next-auth. */
+  PUBLIC_URL: optionalString.pipe(z.url().optional()),
+  DATABASE_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL")
+      .optional(),
+  ),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  DATA_DIR: z.string().default("./data"),
+  /** Signs price tokens and console sessions; generated into DATA_DIR when unset. */
+  APP_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
+  LANGUAGE: z.enum(["ru", "en"]).default("ru"),
+
+  SEED_API_KEY: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
+  SEED_ADMIN_EMAIL: optionalString.pipe(z.email().optional()),
+  SEED_ADMIN_PASSWORD: optionalString.pipe(z.string().min(8, "must be at least 8 characters").optional()),
+  SEED_DEMO: yesNo.default(true),
+
+  PRICE_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
+  ROAD_FACTOR: z.coerce.number().min(1).max(3).default(1.3),
+  AVERAGE_SPEED_KMH: z.coerce.number().min(5).max(120).default(30),
+  /** Share of an order's price that bonuses may pay, in percent. */
+  BONUS_MAX_PERCENT: z.coerce.number().int().min(0).max(100).default(30),
+  /** Demand: markup percent per free order in excess of free drivers in a region. */
+  DEMAND_STEP_PERCENT: z.coerce.number().int().min(0).max(100).default(10),
+  DEMAND_MAX_PERCENT: z.coerce.number().int().min(0).max(500).default(50),
+
+  /** Exchange commission in basis points (100 = 1%) on each buy and each sell. */
+  EXCHANGE_COMMISSION_BP: z.coerce.number().int().min(0).max(10_000).default(500),
+  EXCHANGE_SLAVES: z.string().default(""),
+  EXCHANGE_TRUSTED: z.string().default(""),
+  /** Our dispatch server as a participant: the exchange it trades on. */
+  EXCHANGE_URL: optionalString.pipe(z.url().optional()),
+  EXCHANGE_CLIENT_KEY: optionalString,
+  /** Sell an order that nobody took within this many minutes (0: never). */
+  EXCHANGE_SELL_AFTER_MINUTES: z.coerce.number().int().min(0).default(0),
+
+  MAP_TILE_URL: z.string().default(""),
+  OUTBOX_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(200),
+  SIMULATE: yesNo.default(false),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+export function parseConfig(env: NodeJS.ProcessEnv): Config {
+  const result = configSchema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Bad configuration:\n${lines.join("\n")}`);
+  }
+  return result.data;
+}
+
+const cacheKey = Symbol.for("taxi.config");
+type Holder = { [cacheKey]?: Config };
+
+/** The validated configuration of this process (read once). */
+export function config(): Config {
+  const holder = globalThis as Holder;
+  holder[cacheKey] ??= parseConfig(process.env);
+  return holder[cacheKey];
+}

@@ -1,0 +1,109 @@
+// One Prisma client per process. The adapter is chosen by configuration:
+// PostgreSQL when DATABASE_URL is set, else the embedded PGlite in DATA_DIR.
+// The client lives on globalThis because the custom server and Next's bundle
+// each load their own copy of this module in the same process, and PGlite
+// must be opened exactly once.
+import path from "node:path";
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { Pool } from "pg";
+import { PrismaClient } from "./generated/prisma/client";
+import { config } from "./config";
+import type { SqlSession } from "./db/migrate";
+
+export type Db = PrismaClient;
+export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
+/** A client or an open transaction: services accept either. */
+export type DbOrTx = PrismaClient | Tx;
+
+export type RawQuery = <T = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<T[]>;
+
+interface Connection {
+  prisma: PrismaClient;
+  /** One round trip with the raw driver, for the hot paths. */
+  query: RawQuery;
+  kind: "pglite" | "postgres";
+  pglite?: PGlite;
+  pool?: Pool;
+  close: () => Promise<void>;
+}
+
+const key = Symbol.for("taxi.db");
+type Holder = { [key]?: Connection };
+
+function open(): Connection {
+  const cfg = config();
+  if (cfg.DATABASE_URL) {
+    const pool = new Pool({ connectionString: cfg.DATABASE_URL, max: cfg.DATABASE_POOL_SIZE });
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { timeout: 15_000, maxWait: 15_000 } });
+    return {
+      prisma,
+      kind: "postgres",
+      pool,
+      query: async <T,>(sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rows as T[],
+      close: async () => {
+        await prisma.$disconnect();
+        await pool.end().catch(() => undefined);
+      },
+    };
+  }
+  const dataDir = path.resolve(cfg.DATA_DIR, "pglite");
+  mkdirSync(dataDir, { recursive: true });
+  const pglite = new PGlite(dataDir, { relaxedDurability: false });
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), transactionOptions: { timeout: 30_000, maxWait: 30_000 } });
+  return {
+    prisma,
+    kind: "pglite",
+    pglite,
+    query: async <T,>(sql: string, params: unknown[] = []) => (await pglite.query<T>(sql, params)).rows,
+    close: async () => {
+      await prisma.$disconnect();
+      await pglite.close();
+    },
+  };
+}
+
+export function connection(): Connection {
+  const holder = globalThis as Holder;
+  holder[key] ??= open();
+  return holder[key];
+}
+
+/** The process's Prisma client. Opened on first use, never at import. */
+export function db(): PrismaClient {
+  return connection().prisma;
+}
+
+/** Runs `fn` on one dedicated connection (needed for locks and BEGIN/COMMIT). */
+export async function withSession<T>(fn: (session: SqlSession) => Promise<T>): Promise<T> {
+  const conn = connection();
+  if (conn.pool) {
+    const client = await conn.pool.connect();
+    try {
+      return await fn({
+        query: async <R,>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as R[],
+        exec: async (sql: string) => {
+          await client.query(sql);
+        },
+      });
+    } finally {
+      client.release();
+    }
+  }
+  const pglite = conn.pglite!;
+  return fn({
+    query: async <R,>(sql: string, params: unknown[] = []) => (await pglite.query<R>(sql, params)).rows,
+    exec: async (sql: string) => {
+      await pglite.exec(sql);
+    },
+  });
+}
+
+export async function closeDb(): Promise<void> {
+  const holder = globalThis as Holder;
+  const conn = holder[key];
+  holder[key] = undefined;
+  if (conn) await conn.close();
+}

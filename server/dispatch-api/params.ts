@@ -1,0 +1,115 @@
+// Reading the parameters of a dispatch API call: the query string and the
+// form body together (clients send api_key in both), an empty string counts
+// as absent, the first non-empty value of a repeated name wins, and unknown
+// names are ignored. Plus the parameter types of the reference as zod schemas
+// whose error message is the expected type, so that errors name it.
+import { z } from "zod";
+import type { ApiRequest } from "../http/types";
+
+export type RawParams = Map<string, string>;
+
+function add(params: RawParams, name: string, value: unknown): void {
+  if (params.has(name)) return;
+  if (value === null || value === undefined) return;
+  const text = typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value);
+  if (text.trim() === "") return;
+  params.set(name, text);
+}
+
+export async function readParams(request: ApiRequest): Promise<RawParams> {
+  const params: RawParams = new Map();
+  for (const [name, value] of request.query) add(params, name, value);
+  if (request.body.length === 0) return params;
+  const contentType = (request.headers["content-type"] ?? "").toLowerCase();
+  if (contentType.includes("application/json")) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(request.body.toString("utf8"));
+    } catch {
+      return params;
+    }
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) {
+      for (const [name, value] of Object.entries(parsed)) add(params, name, value);
+    }
+  } else if (contentType.includes("multipart/form-data")) {
+    try {
+      const form = await new Response(request.body, { headers: { "content-type": contentType } }).formData();
+      form.forEach((value, name) => add(params, name, typeof value === "string" ? value : undefined));
+    } catch {
+      return params;
+    }
+  } else {
+    // Form encoding, also when the client did not say (some don't).
+    for (const [name, value] of new URLSearchParams(request.body.toString("utf8"))) add(params, name, value);
+  }
+  return params;
+}
+
+const MAX_INT = 2_147_483_647;
+
+export const p = {
+  string: (max = 1000) => z.string().max(max, `text of at most ${max} characters`),
+  natural: () =>
+    z
+      .string()
+      .regex(/^\+?\d{1,10}$/, "natural number")
+      .transform(Number)
+      .refine((n) => n >= 1 && n <= MAX_INT, "natural number"),
+  integer: () =>
+    z
+      .string()
+      .regex(/^[+-]?\d{1,10}$/, "integer")
+      .transform(Number)
+      .refine((n) => Math.abs(n) <= MAX_INT, "integer"),
+  float: (min = -1e9, max = 1e9) =>
+    z
+      .string()
+      .regex(/^[+-]?(\d+([.,]\d*)?|[.,]\d+)([eE][+-]?\d+)?$/, "number")
+      .transform((s) => Number(s.replace(",", ".")))
+      .refine((n) => Number.isFinite(n) && n >= min && n <= max, `number from ${min} to ${max}`),
+  latitude: () => p.float(-90, 90),
+  longitude: () => p.float(-180, 180),
+  yesNo: () =>
+    z
+      .string()
+      .transform((s) => s.toLowerCase())
+      .pipe(z.enum(["yes", "no"], "yes or no"))
+      .transform((s) => s === "yes"),
+  uuid: () => z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, "uuid"),
+  /** `%Y-%m-%d %H:%M:%S` (a `T` and seconds-less forms are accepted too). */
+  datetime: () =>
+    z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?$/, "datetime YYYY-MM-DD HH:MM:SS")
+      .refine((s) => !Number.isNaN(Date.parse(s.replace(" ", "T"))), "datetime YYYY-MM-DD HH:MM:SS"),
+  phone: () => z.string().max(32, "phone number").regex(/^\+?[\d\s()-]{5,}$/, "phone number"),
+  /** A JSON text; the operation validates its structure. */
+  json: () =>
+    z
+      .string()
+      .max(20_000, "JSON of at most 20000 characters")
+      .transform((s, ctx) => {
+        try {
+          return JSON.parse(s) as unknown;
+        } catch {
+          ctx.addIssue({ code: "custom", message: "JSON" });
+          return z.NEVER;
+        }
+      }),
+};
+
+export type ParamIssue = { kind: "missing" | "bad"; parameter: string; expected?: string };
+
+/** Validates the raw parameters against an operation's input schema. */
+export function parseParams<S extends z.ZodType>(schema: S, params: RawParams):
+  | { ok: true; value: z.output<S> }
+  | { ok: false; issue: ParamIssue } {
+  const result = schema.safeParse(Object.fromEntries(params));
+  if (result.success) return { ok: true, value: result.data };
+  const issue = result.error.issues[0];
+  const parameter = String(issue?.path[0] ?? "");
+  if (issue && issue.code === "invalid_type" && !params.has(parameter)) {
+    return { ok: false, issue: { kind: "missing", parameter } };
+  }
+  return { ok: false, issue: { kind: "bad", parameter, expected: issue?.message } };
+}

@@ -1,0 +1,52 @@
+// The dispatch API under /api: finds the operation, checks the key, reads and
+// validates the parameters, calls the operation and shapes the reply.
+import { authenticateApiKey } from "../auth/api-keys";
+import { config } from "../config";
+import { db } from "../db";
+import { jsonResponse, type ApiRequest, type ApiResponse } from "../http/types";
+import { errorMessage } from "../i18n/errors";
+import type { DispatchContext, Operation } from "./define";
+import { OPERATIONS } from "./operations";
+import { parseParams, readParams } from "./params";
+import { done, errorReply, failure } from "./reply";
+
+const byPath = new Map<string, Operation[]>();
+for (const op of OPERATIONS) {
+  const list = byPath.get(op.path) ?? [];
+  list.push(op);
+  byPath.set(op.path, list);
+}
+
+function pick(ops: Operation[], method: string, params: Map<string, string>): Operation | undefined {
+  const candidates = ops.filter((op) => op.method === (method === "HEAD" ? "GET" : method));
+  return candidates.find((op) => op.when?.(params)) ?? candidates.find((op) => !op.when);
+}
+
+export async function handleDispatchApi(request: ApiRequest): Promise<ApiResponse> {
+  const language = config().LANGUAGE;
+  const ops = byPath.get(request.path);
+  if (!ops) {
+    return jsonResponse(404, {
+      status: "ERROR",
+      error: { code: "NOT_FOUND", message: errorMessage("NOT_FOUND", { what: "Path", id: `/api/${request.path}` }, language) },
+    });
+  }
+  if (request.bodyTooLarge) return failure("BODY_TOO_LARGE", { limit: 262144 }, language);
+  try {
+    const params = await readParams(request);
+    const op = pick(ops, request.method, params);
+    if (!op) return failure("METHOD_NOT_ALLOWED", { method: request.method.slice(0, 16) }, language);
+    const ctx: DispatchContext = { db: db(), apiKey: null, language, remoteAddress: request.remoteAddress };
+    if (op.auth) ctx.apiKey = await authenticateApiKey(ctx.db, params.get("api_key"));
+    const parsed = parseParams(op.input, params);
+    if (!parsed.ok) {
+      const { issue } = parsed;
+      return issue.kind === "missing"
+        ? failure("MISSING_PARAMETER", { parameter: issue.parameter }, language)
+        : failure("BAD_PARAMETER", { parameter: issue.parameter, expected: issue.expected }, language);
+    }
+    return done(await op.handle(parsed.value, ctx), op.topLevel);
+  } catch (error) {
+    return errorReply(error, language);
+  }
+}

@@ -1,0 +1,47 @@
+// Serves an ApiHandler from node:http without Next's pipeline (the fast path).
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { MAX_BODY_BYTES, trimSlashes, type ApiHandler, type ApiRequest } from "./types";
+
+function readBody(req: IncomingMessage): Promise<{ body: Buffer; tooLarge: boolean }> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers["content-length"] ?? 0);
+    if (declared > MAX_BODY_BYTES) {
+      req.resume();
+      resolve({ body: Buffer.alloc(0), tooLarge: true });
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on("end", () => resolve({ body: tooLarge ? Buffer.alloc(0) : Buffer.concat(chunks), tooLarge }));
+    req.on("error", reject);
+  });
+}
+
+export function toNodeHandler(prefix: string, handler: ApiHandler) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const { body, tooLarge } = await readBody(req);
+    const headers: Record<string, string | undefined> = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      headers[name] = Array.isArray(value) ? value.join(", ") : value;
+    }
+    const request: ApiRequest = {
+      method: req.method ?? "GET",
+      path: trimSlashes(url.pathname.slice(prefix.length)),
+      query: url.searchParams,
+      headers,
+      body,
+      remoteAddress: req.socket.remoteAddress ?? "",
+      bodyTooLarge: tooLarge,
+    };
+    const reply = await handler(request);
+    res.writeHead(reply.status, reply.headers);
+    res.end(reply.body);
+  };
+}

@@ -1,0 +1,38 @@
+// A protocol-neutral request and reply, so that one handler serves both the
+// custom Node server (fast path) and Next's route files.
+
+export interface ApiRequest {
+  method: string;
+  /** Path below the protocol's prefix, without leading or trailing slash. */
+  path: string;
+  query: URLSearchParams;
+  headers: Record<string, string | undefined>;
+  body: Buffer;
+  /** Network address of the caller, as the socket saw it. */
+  remoteAddress: string;
+  /** Set when the body was larger than the limit (it was not read). */
+  bodyTooLarge?: boolean;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers?: Record<string, string>;
+  body: string;
+}
+
+export type ApiHandler = (request: ApiRequest) => Promise<ApiResponse>;
+
+/** Bodies above this are refused without being read. */
+export const MAX_BODY_BYTES = 256 * 1024;
+
+export function jsonResponse(status: number, value: unknown, headers: Record<string, string> = {}): ApiResponse {
+  return {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", ...headers },
+    body: JSON.stringify(value),
+  };
+}
+
+export function trimSlashes(path: string): string {
+  return path.replace(/^\/+|\/+$/g, "");
+}

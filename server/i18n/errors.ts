@@ -1,0 +1,61 @@
+// Readable error messages per code, in the configured language. Real clients
+// show `error.message` to a person, so it must read well.
+import type { ErrorCode, ErrorDetails } from "../errors";
+
+type Template = (d: ErrorDetails) => string;
+
+const ru: Record<ErrorCode, Template> = {
+  MISSING_API_KEY: () => "Не указан ключ API (api_key)",
+  BAD_API_KEY: () => "Неверный или отозванный ключ API",
+  MISSING_PARAMETER: (d) => `Не указан обязательный параметр ${d.parameter}`,
+  BAD_PARAMETER: (d) => `Неверное значение параметра ${d.parameter}${d.expected ? `: ожидается ${d.expected}` : ""}`,
+  NOT_FOUND: (d) => `${d.what ?? "Объект"} не найден${d.id !== undefined ? ` (${d.id})` : ""}`,
+  FORBIDDEN_MOVE: (d) => `Нельзя перевести заказ из состояния ${d.from} (${d.fromCode}) в ${d.to} (${d.toCode})`,
+  BLACKLISTED: () => "Номер телефона в чёрном списке, заказ не принят",
+  TOKEN_INVALID: () => "Неверный код гарантированной стоимости (token)",
+  TOKEN_EXPIRED: () => "Срок действия кода стоимости истёк, рассчитайте стоимость заново",
+  TOKEN_USED: () => "По этому коду стоимости заказ уже создан",
+  ADDRESS_NOT_FOUND: (d) => `Адрес не найден: ${d.address}`,
+  NO_RATE: (d) => `Нет тарифа для услуги ${d.serviceId ?? ""} на это время`.replace("  ", " "),
+  INSUFFICIENT_BALANCE: () => "Недостаточно средств на балансе",
+  CONFLICT: (d) => `Конфликт: ${d.reason ?? "объект изменён другим запросом"}`,
+  GONE: (d) => `${d.reason ?? "Заказ недоступен"}`,
+  NOT_ACCEPTABLE: (d) => `Операция невозможна: ${d.reason ?? "неподходящее состояние"}`,
+  FORBIDDEN: () => "Операция недоступна",
+  UNAUTHORIZED: () => "Требуется авторизация",
+  RATE_LIMITED: () => "Слишком много запросов, повторите позже",
+  BODY_TOO_LARGE: (d) => `Слишком большой запрос (более ${d.limit} байт)`,
+  METHOD_NOT_ALLOWED: (d) => `Метод ${d.method} не подходит для этой операции`,
+  EMPTY_REQUEST: () => "Пустой запрос",
+  INTERNAL: () => "Внутренняя ошибка сервера, повторите запрос позже",
+};
+
+const en: Record<ErrorCode, Template> = {
+  MISSING_API_KEY: () => "The API key (api_key) is missing",
+  BAD_API_KEY: () => "The API key is unknown or revoked",
+  MISSING_PARAMETER: (d) => `The required parameter ${d.parameter} is missing`,
+  BAD_PARAMETER: (d) => `Bad value of parameter ${d.parameter}${d.expected ? `: expected ${d.expected}` : ""}`,
+  NOT_FOUND: (d) => `${d.what ?? "Object"} not found${d.id !== undefined ? ` (${d.id})` : ""}`,
+  FORBIDDEN_MOVE: (d) => `An order cannot move from ${d.from} (${d.fromCode}) to ${d.to} (${d.toCode})`,
+  BLACKLISTED: () => "The phone number is blacklisted; the order is refused",
+  TOKEN_INVALID: () => "The price token is invalid",
+  TOKEN_EXPIRED: () => "The price token has expired; estimate the price again",
+  TOKEN_USED: () => "An order has already been created from this price token",
+  ADDRESS_NOT_FOUND: (d) => `Address not found: ${d.address}`,
+  NO_RATE: (d) => `No rate for service ${d.serviceId ?? ""} at this time`.replace("  ", " "),
+  INSUFFICIENT_BALANCE: () => "The balance is too low",
+  CONFLICT: (d) => `Conflict: ${d.reason ?? "changed by another request"}`,
+  GONE: (d) => `${d.reason ?? "The order is no longer available"}`,
+  NOT_ACCEPTABLE: (d) => `Not possible: ${d.reason ?? "wrong state"}`,
+  FORBIDDEN: () => "Operation unavailable",
+  UNAUTHORIZED: () => "Unauthorised",
+  RATE_LIMITED: () => "Too many requests; try again later",
+  BODY_TOO_LARGE: (d) => `The request is too large (over ${d.limit} bytes)`,
+  METHOD_NOT_ALLOWED: (d) => `Method ${d.method} does not fit this operation`,
+  EMPTY_REQUEST: () => "The request is empty",
+  INTERNAL: () => "Internal server error; please retry later",
+};
+
+export function errorMessage(code: ErrorCode, details: ErrorDetails, language: "ru" | "en"): string {
+  return (language === "en" ? en : ru)[code](details);
+}

@@ -1,0 +1,99 @@
+// `npm start` / `npm run dev`: validate the configuration, build the app if
+// needed, migrate and seed the database, then serve. A custom Node server:
+// the public APIs (/api, /exchange, /participant) are served straight from
+// their handler modules, everything else goes to Next's request handler.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import path from "node:path";
+import next from "next";
+import { config, ConfigError } from "./config";
+import { ensureAppSecret } from "./auth/secret";
+import { closeDb, connection, db, withSession } from "./db";
+import { migrate } from "./db/migrate";
+import { seedDatabase } from "./seed";
+import { publicRoute } from "./http/public-routes";
+import { startBackgroundWork } from "./background";
+import { log } from "./log";
+
+const root = path.resolve(import.meta.dirname, "..");
+
+function buildIfNeeded(): void {
+  if (existsSync(path.join(root, ".next", "BUILD_ID"))) return;
+  console.log("Building the application (first start)...");
+  const result = spawnSync(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
+  if (result.status !== 0) throw new Error("next build failed");
+}
+
+async function main(): Promise<void> {
+  const dev = process.argv.includes("--dev");
+  process.env.NODE_ENV ??= dev ? "development" : "production";
+  const cfg = config();
+  ensureAppSecret();
+  const publicUrl = cfg.PUBLIC_URL ?? `http://localhost:${cfg.PORT}`;
+  process.env.NEXTAUTH_URL ??= publicUrl;
+  if (!dev) buildIfNeeded();
+
+  const applied = await withSession((session) => migrate(session));
+  if (applied.length) log.info("migrations applied", { applied });
+  const seeded = await seedDatabase(db(), {
+    apiKey: cfg.SEED_API_KEY,
+    adminEmail: cfg.SEED_ADMIN_EMAIL,
+    adminPassword: cfg.SEED_ADMIN_PASSWORD,
+    demo: cfg.SEED_DEMO,
+  });
+
+  const app = next({ dev, dir: root, hostname: "localhost", port: cfg.PORT });
+  await app.prepare();
+  const nextHandler = app.getRequestHandler();
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const handler = publicRoute(req.url ?? "/");
+    const work = handler ? handler(req, res) : nextHandler(req, res);
+    Promise.resolve(work).catch((error: unknown) => {
+      log.error("request failed", error);
+      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+      res.end(JSON.stringify({ status: "ERROR", error: { code: "INTERNAL", message: "Internal server error" } }));
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(cfg.PORT, cfg.HOST, resolve));
+  const stopBackground = startBackgroundWork();
+
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : cfg.PORT;
+  const url = cfg.PUBLIC_URL ?? `http://localhost:${port}`;
+  console.log(`\nTaxi dispatch is running at ${url}`);
+  console.log(`  console:       ${url}/`);
+  console.log(`  dispatch API:  ${url}/api/version  (reference: ${url}/docs)`);
+  console.log(`  exchange API:  ${url}/exchange/version`);
+  console.log(`  database:      ${connection().kind === "pglite" ? `embedded PGlite in ${path.resolve(cfg.DATA_DIR)}` : "PostgreSQL (DATABASE_URL)"}`);
+  if (seeded.apiKey) console.log(`  API key:       ${seeded.apiKey}   (shown once; keep it)`);
+  else console.log("  API key:       as created before (see the console, Settings > API keys)");
+  if (seeded.admin) console.log(`  admin login:   ${seeded.admin.email} / ${seeded.admin.password}   (shown once)`);
+  else console.log("  admin login:   as created before");
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info("stopping", { signal });
+    server.close();
+    server.closeAllConnections();
+    await stopBackground();
+    await closeDb();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) console.error(error.message);
+  else console.error("Start-up failed:", error instanceof Error ? error.message : error);
+  process.exit(1);
+});
