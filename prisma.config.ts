@@ -6,6 +6,10 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { defineConfig } from "prisma/config";
 
+// The adapters come from other Prisma versions than the CLI; the CLI only
+// needs the common interface at run time.
+type MigrationAdapter = never;
+
 const databaseUrl = process.env.DATABASE_URL;
 // The schema needs a value to resolve; the adapter ignores it.
 process.env.DATABASE_URL ??= "postgresql://embedded@localhost/embedded";
@@ -17,14 +21,14 @@ export default defineConfig({
   async adapter() {
     if (databaseUrl) {
       const { PrismaPg } = await import("pg-migrate-adapter");
-      return new PrismaPg({ connectionString: databaseUrl });
+      return new PrismaPg({ connectionString: databaseUrl }) as unknown as MigrationAdapter;
     }
     const { PGlite } = await import("@electric-sql/pglite");
     const { PrismaPGlite } = await import("pglite-prisma-adapter");
     // `migrate diff` needs no database: give it a throwaway in-memory one.
-    if (process.env.PRISMA_NO_DATABASE) return new PrismaPGlite(new PGlite());
+    if (process.env.PRISMA_NO_DATABASE) return new PrismaPGlite(new PGlite()) as unknown as MigrationAdapter;
     const dataDir = path.resolve(process.env.DATA_DIR ?? "data", "pglite");
     mkdirSync(dataDir, { recursive: true });
-    return new PrismaPGlite(new PGlite(dataDir));
+    return new PrismaPGlite(new PGlite(dataDir)) as unknown as MigrationAdapter;
   },
 });

@@ -1,7 +1,11 @@
 // Work that runs beside the HTTP server in every instance: the outbox
 // delivery worker and the periodic jobs. Returns a function that stops it.
+import { config } from "./config";
+import { startOutboxWorker } from "./notifications/worker";
+
 export function startBackgroundWork(): () => Promise<void> {
   const stops: Array<() => Promise<void>> = [];
+  stops.push(startOutboxWorker(config().OUTBOX_POLL_MS));
   return async () => {
     await Promise.all(stops.map((stop) => stop()));
   };

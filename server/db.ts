@@ -9,7 +9,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { Pool } from "pg";
-import { PrismaClient } from "./generated/prisma/client";
+import { PrismaClient, type Prisma } from "./generated/prisma/client";
 import { config } from "./config";
 import type { SqlSession } from "./db/migrate";
 
@@ -32,6 +32,13 @@ interface Connection {
 
 const key = Symbol.for("taxi.db");
 type Holder = { [key]?: Connection };
+type AdapterFactory = NonNullable<Prisma.PrismaClientOptions["adapter"]>;
+
+// pglite-prisma-adapter 0.6 was typed against an older driver-adapter-utils;
+// at run time it implements the same interface (checked by every test).
+function pgliteAdapter(pglite: PGlite): AdapterFactory {
+  return new PrismaPGlite(pglite) as unknown as AdapterFactory;
+}
 
 function open(): Connection {
   const cfg = config();
@@ -52,7 +59,7 @@ function open(): Connection {
   const dataDir = path.resolve(cfg.DATA_DIR, "pglite");
   mkdirSync(dataDir, { recursive: true });
   const pglite = new PGlite(dataDir, { relaxedDurability: false });
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), transactionOptions: { timeout: 30_000, maxWait: 30_000 } });
+  const prisma = new PrismaClient({ adapter: pgliteAdapter(pglite), transactionOptions: { timeout: 30_000, maxWait: 30_000 } });
   return {
     prisma,
     kind: "pglite",

@@ -31,7 +31,7 @@ function buildIfNeeded(): void {
 
 async function main(): Promise<void> {
   const dev = process.argv.includes("--dev");
-  process.env.NODE_ENV ??= dev ? "development" : "production";
+  (process.env as Record<string, string | undefined>).NODE_ENV ??= dev ? "development" : "production";
   const cfg = config();
   ensureAppSecret();
   const publicUrl = cfg.PUBLIC_URL ?? `http://localhost:${cfg.PORT}`;

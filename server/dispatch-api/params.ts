@@ -33,7 +33,7 @@ export async function readParams(request: ApiRequest): Promise<RawParams> {
     }
   } else if (contentType.includes("multipart/form-data")) {
     try {
-      const form = await new Response(request.body, { headers: { "content-type": contentType } }).formData();
+      const form = await new Response(new Uint8Array(request.body), { headers: { "content-type": contentType } }).formData();
       form.forEach((value, name) => add(params, name, typeof value === "string" ? value : undefined));
     } catch {
       return params;

@@ -1,0 +1,145 @@
+// Delivers the outbox. Every instance runs one worker; they share the work
+// through the database: a message is claimed with FOR UPDATE SKIP LOCKED and
+// leased (its next attempt moved LEASE_SECONDS ahead), delivered outside any
+// transaction, then marked. A crash leaves the lease to expire and another
+// attempt follows: delivery is at least once, and receivers deduplicate by
+// the delivery id. Messages sharing an ordering key go one at a time, in order.
+import { EventEmitter } from "node:events";
+import { connection } from "../db";
+import { log } from "../log";
+import { publish } from "../events/bus";
+import { deliver, type DeliveryResult } from "./senders";
+
+const LEASE_SECONDS = 30;
+const BATCH = 20;
+export const MAX_ATTEMPTS = 60;
+
+export function backoffMs(attempts: number): number {
+  // 0.5 s, 1 s, 2 s ... capped at 60 s, with a little jitter.
+  const base = Math.min(60_000, 500 * 2 ** Math.max(0, attempts - 1));
+  return Math.round(base * (0.85 + Math.random() * 0.3));
+}
+
+interface ClaimedRow {
+  id: number;
+  delivery_id: string;
+  channel: string;
+  topic: string;
+  target: string;
+  payload: unknown;
+  attempts: number;
+}
+
+const wake = new EventEmitter();
+const wakeKey = Symbol.for("taxi.outboxWake");
+type Holder = { [wakeKey]?: EventEmitter };
+
+function wakeEmitter(): EventEmitter {
+  const holder = globalThis as Holder;
+  holder[wakeKey] ??= wake;
+  return holder[wakeKey];
+}
+
+/** Tells this instance's worker that new messages are waiting (after commit). */
+export function wakeOutbox(): void {
+  wakeEmitter().emit("wake");
+}
+
+async function claim(): Promise<ClaimedRow[]> {
+  return connection().query<ClaimedRow>(
+    `UPDATE outbox_message m
+        SET next_attempt_at = now() + interval '${LEASE_SECONDS} seconds', attempts = m.attempts + 1
+      WHERE m.id IN (
+        SELECT o.id FROM outbox_message o
+         WHERE o.status = 'PENDING' AND o.next_attempt_at <= now()
+           AND NOT EXISTS (SELECT 1 FROM outbox_message e
+                            WHERE e.ordering_key = o.ordering_key AND e.id < o.id AND e.status = 'PENDING')
+         ORDER BY o.id
+         LIMIT ${BATCH}
+         FOR UPDATE SKIP LOCKED)
+      RETURNING m.id, m.delivery_id, m.channel, m.topic, m.target, m.payload, m.attempts`,
+  );
+}
+
+async function record(row: ClaimedRow, result: DeliveryResult, durationMs: number): Promise<void> {
+  const { query } = connection();
+  await query(
+    `INSERT INTO delivery_attempt (message_id, at, http_status, error, duration_ms) VALUES ($1, now(), $2, $3, $4)`,
+    [row.id, result.httpStatus ?? null, result.ok ? null : (result.error ?? "failed").slice(0, 1000), durationMs],
+  );
+  if (result.ok) {
+    await query(`UPDATE outbox_message SET status = 'DELIVERED', delivered_at = now(), last_error = NULL WHERE id = $1`, [row.id]);
+  } else if (row.attempts >= MAX_ATTEMPTS) {
+    await query(`UPDATE outbox_message SET status = 'FAILED', last_error = $2 WHERE id = $1`, [row.id, result.error ?? "failed"]);
+  } else {
+    await query(
+      `UPDATE outbox_message SET next_attempt_at = now() + ($2 || ' milliseconds')::interval, last_error = $3 WHERE id = $1`,
+      [row.id, String(backoffMs(row.attempts)), (result.error ?? "failed").slice(0, 1000)],
+    );
+  }
+  publish({ type: "outbox.changed", messageId: row.id, status: result.ok ? "DELIVERED" : "PENDING" });
+}
+
+async function deliverOne(row: ClaimedRow): Promise<void> {
+  const started = Date.now();
+  let result: DeliveryResult;
+  try {
+    result = await deliver({ deliveryId: row.delivery_id, channel: row.channel, topic: row.topic, target: row.target, payload: row.payload });
+  } catch (error) {
+    result = { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+  await record(row, result, Date.now() - started);
+}
+
+/** One pass: claims due messages and delivers them. Returns how many. */
+export async function runOutboxOnce(): Promise<number> {
+  const rows = await claim();
+  await Promise.all(rows.map((row) => deliverOne(row)));
+  return rows.length;
+}
+
+export function startOutboxWorker(pollMs: number): () => Promise<void> {
+  let stopped = false;
+  let running: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  let again = false;
+
+  const tick = () => {
+    if (stopped) return;
+    clearTimeout(timer);
+    running = running
+      .then(async () => {
+        do {
+          again = false;
+          const count = await runOutboxOnce();
+          if (count === BATCH) again = true;
+        } while (again && !stopped);
+      })
+      .catch((error: unknown) => log.error("outbox worker", error))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(tick, pollMs);
+      });
+  };
+  const onWake = () => {
+    // Coalesce: run soon, once.
+    clearTimeout(timer);
+    timer = setTimeout(tick, 0);
+  };
+  wakeEmitter().on("wake", onWake);
+  timer = setTimeout(tick, 0);
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    wakeEmitter().off("wake", onWake);
+    await running;
+  };
+}
+
+/** Puts a failed or pending message back to be delivered now (console: retry by hand). */
+export async function retryOutboxMessage(id: number): Promise<void> {
+  await connection().query(
+    `UPDATE outbox_message SET status = 'PENDING', next_attempt_at = now(), attempts = LEAST(attempts, ${MAX_ATTEMPTS - 10}) WHERE id = $1 AND status <> 'DELIVERED'`,
+    [id],
+  );
+  wakeOutbox();
+}

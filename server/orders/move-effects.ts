@@ -1,0 +1,67 @@
+// What a move of an order causes besides the move itself, written in the
+// same transaction: the client's SMS (when need_notify), the integrator's
+// status callback, and the exchange's view of the order.
+import type { Tx } from "../db";
+import { enqueue } from "../notifications/outbox";
+import { renderCallbackUrl, type CallbackOrder } from "../notifications/callback-template";
+import type { MovedOrder } from "./move-order";
+import type { OrderState } from "./states";
+import { exchangeMoveEffects } from "../exchange/participant/move-effects";
+
+/** Moves the client is told of by SMS: a driver is assigned; the car has arrived. */
+const SMS_ON: Partial<Record<OrderState, (o: CallbackOrder) => string>> = {
+  CONFIRMED: (o) =>
+    `К вам едет ${o.car_color} ${o.brand} ${o.model}, ${o.autonum}${o.remaining ? `, через ${o.remaining} мин` : ""}. Водитель ${o.car_firstname}, ${o.car_phone}`,
+  AWAITING_CLIENT: (o) => `Вас ожидает ${o.car_color} ${o.brand} ${o.model}, ${o.autonum}`,
+};
+
+export async function applyMoveEffects(tx: Tx, moved: MovedOrder): Promise<void> {
+  const order = await tx.order.findUniqueOrThrow({
+    where: { id: moved.id },
+    select: {
+      id: true,
+      uuid: true,
+      phone: true,
+      clientName: true,
+      street: true,
+      house: true,
+      amount: true,
+      needNotify: true,
+      arrivalAt: true,
+      apiKey: { select: { callbackTemplate: true, revokedAt: true } },
+      client: { select: { bonus: true } },
+      driver: { select: { firstName: true, phone: true, car: { select: { brand: true, model: true, color: true, regNumber: true } } } },
+    },
+  });
+  const remaining = order.arrivalAt ? Math.max(0, Math.round((order.arrivalAt.getTime() - Date.now()) / 60_000)) : null;
+  const fields: CallbackOrder = {
+    id: String(order.id),
+    uuid: order.uuid,
+    status_code: String(moved.statusCode),
+    street: order.street,
+    house: order.house,
+    phonenum: order.phone,
+    name: order.clientName,
+    remaining: remaining === null ? "" : String(remaining),
+    car_phone: order.driver?.phone ?? "",
+    car_firstname: order.driver?.firstName ?? "",
+    brand: order.driver?.car?.brand ?? "",
+    model: order.driver?.car?.model ?? "",
+    color: order.driver?.car?.color ?? "",
+    car_color: order.driver?.car?.color ?? "",
+    autonum: order.driver?.car?.regNumber ?? "",
+    amount: order.amount === null ? "" : (order.amount / 100).toFixed(2),
+    bonus: String(order.client?.bonus ?? 0),
+    discount: "0",
+  };
+  const key = `order:${order.id}`;
+  const sms = SMS_ON[moved.to];
+  if (sms && order.needNotify && order.driver) {
+    await enqueue(tx, { channel: "sms", topic: moved.to, orderingKey: key, target: order.phone, payload: { text: sms(fields) } });
+  }
+  const template = order.apiKey && !order.apiKey.revokedAt ? order.apiKey.callbackTemplate : null;
+  if (template) {
+    await enqueue(tx, { channel: "callback", topic: "status", orderingKey: key, target: renderCallbackUrl(template, fields), payload: { statusCode: moved.statusCode } });
+  }
+  await exchangeMoveEffects(tx, moved);
+}

@@ -1,0 +1,152 @@
+// Every status change of an order goes through here: the move is checked
+// against the one state machine under a row lock, recorded in the history
+// with who made it, and its effects (driver state, client SMS, status
+// callback, exchange sync) are written in the same transaction.
+import type { Db, Tx } from "../db";
+import type { Actor } from "../actor";
+import { OrderError } from "../errors";
+import { publish } from "../events/bus";
+import { wakeOutbox } from "../notifications/worker";
+import { canMove, codeOf, isDone, isOrderState, DRIVER_HOLDING_STATES, type OrderState } from "./states";
+import { applyMoveEffects } from "./move-effects";
+
+export interface MoveOrderInput {
+  /** The order, by id or by uuid. */
+  orderId?: number;
+  uuid?: string;
+  to: OrderState;
+  actor: Actor;
+  reason?: string;
+  /** Assign (number) or release (null) the driver with the move. */
+  driverId?: number | null;
+  /** Refuse the move if the order changed since the caller read it. */
+  expectedVersion?: number;
+  /** Minutes until the car arrives, told by the driver. */
+  arrivalMinutes?: number;
+}
+
+export interface MovedOrder {
+  id: number;
+  uuid: string;
+  from: OrderState;
+  to: OrderState;
+  statusCode: number;
+  driverId: number | null;
+  regionId: number | null;
+  version: number;
+}
+
+interface LockedOrder {
+  id: number;
+  uuid: string;
+  state: string;
+  driver_id: number | null;
+  region_id: number | null;
+  version: number;
+}
+
+export async function lockOrder(tx: Tx, ref: { orderId?: number; uuid?: string }): Promise<LockedOrder> {
+  const rows = ref.orderId !== undefined
+    ? await tx.$queryRawUnsafe<LockedOrder[]>(
+        `SELECT id, uuid::text AS uuid, state, driver_id, region_id, version FROM orders WHERE id = $1 FOR UPDATE`,
+        ref.orderId,
+      )
+    : await tx.$queryRawUnsafe<LockedOrder[]>(
+        `SELECT id, uuid::text AS uuid, state, driver_id, region_id, version FROM orders WHERE uuid = $1::uuid FOR UPDATE`,
+        ref.uuid,
+      );
+  const row = rows[0];
+  if (!row) throw new OrderError("NOT_FOUND", { what: "Order", id: ref.uuid ?? ref.orderId });
+  return row;
+}
+
+/** The move inside a caller's transaction (effects included, events not yet published). */
+export async function moveOrderInTx(tx: Tx, input: MoveOrderInput): Promise<MovedOrder> {
+  const order = await lockOrder(tx, input);
+  const from = order.state;
+  if (!isOrderState(from)) throw new OrderError("CONFLICT", { reason: `unknown stored state ${from}` });
+  if (input.expectedVersion !== undefined && input.expectedVersion !== order.version) {
+    throw new OrderError("CONFLICT", { reason: "the order was changed by someone else; reload it" });
+  }
+  if (!canMove(from, input.to)) {
+    throw new OrderError("FORBIDDEN_MOVE", { from, fromCode: codeOf(from), to: input.to, toCode: codeOf(input.to) });
+  }
+  let driverId = input.driverId === undefined ? order.driver_id : input.driverId;
+  // An order that goes back to the free orders or ends no longer holds its driver
+  // for the purposes of the driver's state, but keeps the reference for history
+  // when it was completed.
+  if (input.to === "FREE" || input.to === "FREE_LONG" || input.to === "ORDER_ON_RADIO" || input.to === "PREORDER_FREE") driverId = null;
+  const now = new Date();
+  const updated = await tx.order.update({
+    where: { id: order.id },
+    data: {
+      state: input.to,
+      statusCode: codeOf(input.to),
+      driverId,
+      version: { increment: 1 },
+      ...(input.to === "IN_PROCESS" ? { startTime: now } : {}),
+      ...(input.arrivalMinutes !== undefined ? { arrivalAt: new Date(now.getTime() + input.arrivalMinutes * 60_000) } : {}),
+      ...(isDone(input.to) && input.reason ? { cancelReason: input.reason } : {}),
+    },
+    select: { id: true, uuid: true, driverId: true, regionId: true, version: true },
+  });
+  await tx.orderStatusChange.create({
+    data: {
+      orderId: order.id,
+      fromState: from,
+      toState: input.to,
+      toCode: codeOf(input.to),
+      actorType: input.actor.type,
+      actorId: input.actor.id,
+      reason: input.reason ?? "",
+    },
+    select: { id: true },
+  });
+  const moved: MovedOrder = {
+    id: updated.id,
+    uuid: updated.uuid,
+    from,
+    to: input.to,
+    statusCode: codeOf(input.to),
+    driverId: updated.driverId,
+    regionId: updated.regionId,
+    version: updated.version,
+  };
+  await syncDriverState(tx, order.driver_id, updated.driverId);
+  await applyMoveEffects(tx, moved);
+  return moved;
+}
+
+/** A driver is BUSY while an order in a holding state has them; FREE again after. */
+async function syncDriverState(tx: Tx, before: number | null, after: number | null): Promise<void> {
+  for (const driverId of new Set([before, after])) {
+    if (driverId === null) continue;
+    const holding = await tx.order.count({ where: { driverId, state: { in: DRIVER_HOLDING_STATES } } });
+    await tx.driver.updateMany({
+      where: { id: driverId, state: holding > 0 ? { not: "BUSY" } : "BUSY" },
+      data: { state: holding > 0 ? "BUSY" : "FREE" },
+    });
+  }
+}
+
+export function publishMoves(moves: MovedOrder[]): void {
+  for (const moved of moves) {
+    publish({
+      type: "order.changed",
+      orderId: moved.id,
+      uuid: moved.uuid,
+      state: moved.to,
+      statusCode: moved.statusCode,
+      driverId: moved.driverId,
+      regionId: moved.regionId,
+    });
+  }
+  if (moves.length) wakeOutbox();
+}
+
+/** Moves an order in its own transaction and tells the consoles. */
+export async function moveOrder(db: Db, input: MoveOrderInput): Promise<MovedOrder> {
+  const moved = await db.$transaction((tx) => moveOrderInTx(tx, input));
+  publishMoves([moved]);
+  return moved;
+}
