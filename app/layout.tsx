@@ -1,15 +1,20 @@
-import type { Metadata } from "next";
+import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
+import { getLocale } from "@/app/components/server-session";
 import "./globals.css";
 
 export const metadata: Metadata = {
-  title: "Такси — диспетчерская",
+  title: { default: "Такси — диспетчерская", template: "%s · Такси" },
   description: "Taxi dispatch console",
+  icons: { icon: "/favicon.svg" },
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export const viewport: Viewport = { themeColor: "#151a23" };
+
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const locale = await getLocale();
   return (
-    <html lang="ru">
+    <html lang={locale}>
       <body>{children}</body>
     </html>
   );

@@ -1,12 +1,10 @@
+// The root: to the operator's first section, or to sign-in.
+import { redirect } from "next/navigation";
+import { getConsoleUser, homeFor } from "@/app/components/server-session";
+
 export const dynamic = "force-dynamic";
 
-export default function Home() {
-  return (
-    <main style={{ padding: 32 }}>
-      <h1>Такси — диспетчерская</h1>
-      <p>
-        <a href="/signin">Войти</a>
-      </p>
-    </main>
-  );
+export default async function Home() {
+  const user = await getConsoleUser();
+  redirect(user ? homeFor(user) : "/signin");
 }

@@ -52,6 +52,14 @@ export const configSchema = z.object({
   EXCHANGE_CLIENT_KEY: optionalString,
   /** Sell an order that nobody took within this many minutes (0: never). */
   EXCHANGE_SELL_AFTER_MINUTES: z.coerce.number().int().min(0).default(0),
+  /** How often the exchange jobs run (session keeper, sell rule, refused deliveries). */
+  EXCHANGE_JOB_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(2_000),
+  /** The exchange checks participants' servers (GET /, /services, POST /drivers) this often (0: never). */
+  EXCHANGE_CHECK_SECONDS: z.coerce.number().int().min(0).default(300),
+  /** Enables /participant/control (automation of sell/take/move) for holders of this key. */
+  EXCHANGE_CONTROL_KEY: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
+  /** meta.vendor in the exchange's and the participant endpoints' replies. */
+  EXCHANGE_VENDOR: z.string().min(1).default("taxi-dispatch"),
 
   MAP_TILE_URL: z.string().default(""),
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(200),

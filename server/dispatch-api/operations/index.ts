@@ -1,5 +1,36 @@
 // Every operation of the dispatch API, in the order of the reference.
 import type { Operation } from "../define";
 import { changeset, version } from "./meta";
+import { cancelOrderOperation, createOrderOperation, getStatusOperation, orderInfoOperation, setStatusOperation } from "./orders";
+import { estimateOperation } from "./estimate";
+import { extrasOperation, ratesOperation, regionByAddressOperation, regionByCoordOperation, regionsOperation, servicesOperation, streetsOperation } from "./reference";
+import { driverPositionOperation, driversListOperation } from "./drivers";
+import { bonusCountOperation, customerBalanceOperation, customerPaymentOperation, driverBalanceOperation, driverPaymentOperation } from "./balances";
 
-export const OPERATIONS: Operation[] = [version, changeset] as unknown as Operation[];
+const all = [
+  version,
+  changeset,
+  createOrderOperation,
+  estimateOperation,
+  orderInfoOperation,
+  cancelOrderOperation,
+  setStatusOperation,
+  getStatusOperation,
+  servicesOperation,
+  regionsOperation,
+  regionByAddressOperation,
+  regionByCoordOperation,
+  ratesOperation,
+  streetsOperation,
+  driversListOperation,
+  driverPositionOperation,
+  bonusCountOperation,
+  driverPaymentOperation,
+  driverBalanceOperation,
+  customerPaymentOperation,
+  customerBalanceOperation,
+  extrasOperation,
+];
+
+// The router only needs the common shape; each definition keeps its own types.
+export const OPERATIONS = all as unknown as Operation[];

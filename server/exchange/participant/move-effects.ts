@@ -1,10 +1,128 @@
 // Our dispatch server as an exchange participant: what a local move of an
-// order tells the exchange (an order we bought reports its status; an order
-// we sold and then cancelled locally is cancelled on the exchange).
-// Filled in by the exchange work (issue 4); a no-op until then.
+// order tells the exchange. Runs inside the move's transaction for every
+// local move (server/orders/move-effects.ts); calls are queued in the outbox
+// (channel "exchange-call") and go out in order per order.
+//
+// Moves made by the exchange's notifications (actor EXCHANGE) are not
+// reported back. Otherwise, for an order we SOLD:
+//   to a DONE state        cancel with that status (DONE_SUCCESSFUL: revoke
+//                          while nobody took it, else nothing)
+//   to 19                  cancel with status 19
+//   19 -> FREE             register again under the same id (the exchange
+//                          restores the order)
+//   to a driver's state    while nobody took it: revoke (our own driver has it)
+//   back to FREE           while taken: rejectdriver (the seller removes the driver)
+//   anything else          update with the new status
+// and for an order we BOUGHT (our driver executes it):
+//   DONE_SUCCESSFUL        complete (fare, distance, times)
+//   DONE_DRIVER_REJECTED   rejectdriver with the reason
+//   other DONE / 19        cancel with that status
+//   back to FREE           refused: give an exchange order back with 99
+//   anything else          update with the new status
+// An offer we have not taken cannot be given to a driver by a move (take it
+// with takeOffer); it can be closed locally.
 import type { Tx } from "../../db";
+import { OrderError } from "../../errors";
 import type { MovedOrder } from "../../orders/move-order";
+import { DRIVER_HOLDING_STATES, FREE_STATES, codeOf, isDone, type OrderState } from "../../orders/states";
+import { enqueueCall, participantSettings } from "./client";
+import { attributesOfLocal, SELL_SELECT } from "./local-order";
 
-export async function exchangeMoveEffects(_tx: Tx, _moved: MovedOrder): Promise<void> {
-  // nothing yet
+const FREEING: OrderState[] = [...FREE_STATES, "PREORDER_FREE"];
+
+async function setLink(tx: Tx, orderId: number, data: { phase?: string; remoteState?: number }): Promise<void> {
+  await tx.exchangeLink.update({ where: { orderId }, data, select: { orderId: true } });
+}
+
+export async function exchangeMoveEffects(tx: Tx, moved: MovedOrder): Promise<void> {
+  if (moved.from === moved.to) return;
+  const link = await tx.exchangeLink.findUnique({
+    where: { orderId: moved.id },
+    select: { role: true, phase: true, exchangeOrderId: true, sourceId: true, remoteState: true },
+  });
+  if (!link) return;
+  const last = await tx.orderStatusChange.findFirst({
+    where: { orderId: moved.id },
+    orderBy: { id: "desc" },
+    select: { actorType: true, reason: true },
+  });
+  if (last?.actorType === "EXCHANGE") return;
+  const reason = last?.reason ?? "";
+  const code = codeOf(moved.to);
+
+  if (link.role === "BOUGHT") {
+    if (link.phase === "CLOSED") return;
+    if (link.phase !== "TAKEN") {
+      if (DRIVER_HOLDING_STATES.includes(moved.to)) {
+        throw new OrderError("CONFLICT", { reason: "this order is an exchange offer: a driver takes it through the exchange (takeOffer)" });
+      }
+      if (isDone(moved.to)) await setLink(tx, moved.id, { phase: "CLOSED" });
+      return;
+    }
+    if (!participantSettings() || !link.exchangeOrderId) return;
+    const id = link.exchangeOrderId;
+    if (FREEING.includes(moved.to)) {
+      throw new OrderError("CONFLICT", { reason: "an exchange order is given back by moving it to DONE_DRIVER_REJECTED (99)" });
+    }
+    if (moved.to === "DONE_SUCCESSFUL") {
+      const order = await tx.order.findUniqueOrThrow({ where: { id: moved.id }, select: { amount: true, distance: true, startTime: true } });
+      await enqueueCall(tx, moved.id, "order/complete", {
+        id,
+        attributes: {
+          fare: ((order.amount ?? 0) / 100).toFixed(2),
+          distance: String(order.distance ?? 0),
+          time: { completed: new Date().toISOString(), standing: "0", waiting: "0" },
+        },
+      });
+      await setLink(tx, moved.id, { phase: "CLOSED", remoteState: code });
+    } else if (moved.to === "DONE_DRIVER_REJECTED") {
+      await enqueueCall(tx, moved.id, "order/rejectdriver", { id, reason: reason || "the driver refused" });
+      await setLink(tx, moved.id, { phase: "CLOSED", remoteState: codeOf("FREE") });
+    } else if (isDone(moved.to) || moved.to === "CANCELLED_BY_CLIENT") {
+      await enqueueCall(tx, moved.id, "order/cancel", { id, status: code, reason });
+      await setLink(tx, moved.id, { ...(isDone(moved.to) ? { phase: "CLOSED" } : {}), remoteState: code });
+    } else if (code !== link.remoteState) {
+      await enqueueCall(tx, moved.id, "order/update", { id, attributes: { status: code } });
+      await setLink(tx, moved.id, { remoteState: code });
+    }
+    return;
+  }
+
+  // SOLD
+  if (!participantSettings()) return;
+  if (!["REGISTERED", "ACCEPTED", "TAKEN"].includes(link.phase) || !link.exchangeOrderId) return; // SELLING: settled on `registered`
+  const id = link.exchangeOrderId;
+  const taken = link.phase === "TAKEN";
+  if (moved.from === "CANCELLED_BY_CLIENT" && moved.to === "FREE" && link.remoteState === codeOf("CANCELLED_BY_CLIENT") && link.sourceId) {
+    const order = await tx.order.findUniqueOrThrow({ where: { id: moved.id }, select: SELL_SELECT });
+    await enqueueCall(tx, moved.id, "order", { id: link.sourceId, type: "order", attributes: attributesOfLocal(order) });
+    await setLink(tx, moved.id, { phase: "ACCEPTED", remoteState: codeOf("FREE") });
+    return;
+  }
+  if (moved.to === "DONE_SUCCESSFUL") {
+    if (!taken) {
+      await enqueueCall(tx, moved.id, "order/revoke", { id });
+      await setLink(tx, moved.id, { phase: "CLOSED", remoteState: codeOf("DONE_REMOVED") });
+    }
+    return;
+  }
+  if (isDone(moved.to) || moved.to === "CANCELLED_BY_CLIENT") {
+    await enqueueCall(tx, moved.id, "order/cancel", { id, status: code, reason });
+    await setLink(tx, moved.id, { ...(isDone(moved.to) ? { phase: "CLOSED" } : {}), remoteState: code });
+    return;
+  }
+  if (!taken && DRIVER_HOLDING_STATES.includes(moved.to)) {
+    await enqueueCall(tx, moved.id, "order/revoke", { id });
+    await setLink(tx, moved.id, { phase: "CLOSED", remoteState: codeOf("DONE_REMOVED") });
+    return;
+  }
+  if (taken && FREEING.includes(moved.to)) {
+    await enqueueCall(tx, moved.id, "order/rejectdriver", { id });
+    await setLink(tx, moved.id, { phase: "ACCEPTED", remoteState: codeOf("FREE") });
+    return;
+  }
+  if (code !== link.remoteState) {
+    await enqueueCall(tx, moved.id, "order/update", { id, attributes: { status: code } });
+    await setLink(tx, moved.id, { remoteState: code });
+  }
 }

@@ -1,0 +1,10 @@
+import { RequireRoles } from "@/app/components/guard";
+import { DriversTable } from "@/app/components/drivers/drivers-table";
+
+export default function DriversPage() {
+  return (
+    <RequireRoles roles={["DISPATCHER"]}>
+      <DriversTable />
+    </RequireRoles>
+  );
+}

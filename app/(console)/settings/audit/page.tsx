@@ -1,0 +1,5 @@
+import { AuditLogView } from "@/app/components/admin/audit-log";
+
+export default function AuditPage() {
+  return <AuditLogView />;
+}

@@ -1,0 +1,77 @@
+"use client";
+// The moderation queue at the top of the board: orders that arrived with
+// moderation_required, oldest first, each with approve / to driver / reject.
+import { useState } from "react";
+import { useI18n } from "../i18n";
+import { Icon } from "../icons";
+import { toast } from "../toast";
+import type { BoardRow } from "./types";
+import { ApproveToDriverDialog, RejectDialog, type ModerationTarget } from "./moderation-dialogs";
+import { useOrderActions } from "./use-order-actions";
+
+function address(street: string, house: string): string {
+  return [street, house].filter(Boolean).join(", ");
+}
+
+export function ModerationQueue({ items, total, onOpen }: { items: BoardRow[]; total: number; onOpen: (id: number) => void }) {
+  const { t, fmt, locale } = useI18n();
+  const { approve } = useOrderActions();
+  const [rejecting, setRejecting] = useState<ModerationTarget | null>(null);
+  const [toDriver, setToDriver] = useState<ModerationTarget | null>(null);
+  const shown = items.slice(0, 6);
+  if (total === 0) return null;
+  return (
+    <section className="moderation" aria-label={t.moderation.title} data-testid="moderation-queue">
+      <div className="moderation-head">
+        <span className="moderation-title">
+          <Icon name="flag" size={16} />
+          {t.moderation.title}
+        </span>
+        <span className="pill pill-moderation">{total}</span>
+      </div>
+      <ul className="moderation-list">
+        {shown.map((o) => (
+          <li key={o.id} className="moderation-item" data-order-id={o.id}>
+            <button type="button" className="moderation-open" onClick={() => onOpen(o.id)}>
+              <span className="mono strong">#{o.id}</span>
+              <span className="muted small">{t.moderation.waiting(t.common.minutes(Math.max(0, Math.round((Date.now() - o.createdAt.getTime()) / 60_000))))}</span>
+            </button>
+            <span className="mono">{fmt.phone(o.phone)}</span>
+            <span className="moderation-route" title={o.comment || undefined}>
+              {address(o.street, o.house)}
+              <span className="arrow">→</span>
+              {o.dst || address(o.dstStreet, o.dstHouse) || t.order.noDestination}
+            </span>
+            <span className="muted">{locale === "en" ? o.service.nameEn : o.service.name}</span>
+            <span className="num">{fmt.money(o.amount)}</span>
+            <span className="moderation-actions">
+              <button
+                type="button"
+                className="btn btn-small btn-primary"
+                title={t.moderation.approveHint}
+                onClick={() =>
+                  approve.mutate(
+                    { orderId: o.id, expectedVersion: o.version },
+                    { onSuccess: (moved) => toast.success(t.moderation.approved(moved.id)) },
+                  )
+                }
+              >
+                <Icon name="check" size={14} />
+                {t.moderation.approve}
+              </button>
+              <button type="button" className="btn btn-small" onClick={() => setToDriver({ id: o.id, version: o.version, serviceId: o.service.id })}>
+                {t.moderation.toDriver}
+              </button>
+              <button type="button" className="btn btn-small btn-ghost-danger" onClick={() => setRejecting({ id: o.id, version: o.version })}>
+                {t.moderation.reject}
+              </button>
+            </span>
+          </li>
+        ))}
+      </ul>
+      {total > shown.length ? <div className="moderation-more muted small">{t.moderation.more(total - shown.length)}</div> : null}
+      {rejecting ? <RejectDialog order={rejecting} onClose={() => setRejecting(null)} /> : null}
+      {toDriver ? <ApproveToDriverDialog order={toDriver} onClose={() => setToDriver(null)} /> : null}
+    </section>
+  );
+}

@@ -1,0 +1,59 @@
+"use client";
+// One live connection per console tab (tRPC subscription over SSE). Pages
+// register handlers with useLiveEvents; the sidebar shows the connection.
+import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
+import { useSubscription } from "@trpc/tanstack-react-query";
+import { useTRPC } from "./trpc";
+import type { ConsoleEvent } from "@/server/trpc/routers/live";
+
+export type LiveStatus = "connecting" | "live" | "offline";
+type Handler = (event: ConsoleEvent) => void;
+
+interface Live {
+  status: LiveStatus;
+  add: (handler: Handler) => () => void;
+}
+
+const Context = createContext<Live | null>(null);
+
+export function LiveProvider({ children }: { children: ReactNode }) {
+  const trpc = useTRPC();
+  const handlers = useRef(new Set<Handler>());
+  const [add] = useState(() => (handler: Handler) => {
+    handlers.current.add(handler);
+    return () => {
+      handlers.current.delete(handler);
+    };
+  });
+  const sub = useSubscription(
+    trpc.live.events.subscriptionOptions(undefined, {
+      onData: (event) => {
+        for (const h of handlers.current) h(event);
+      },
+      onStarted: () => {
+        // After a reconnect events may have been missed: pages refetch.
+        for (const h of handlers.current) h({ type: "resync" });
+      },
+      onError: (error) => {
+        const code = (error.data as { code?: string } | undefined)?.code;
+        if (code === "UNAUTHORIZED") window.location.href = "/signin?expired=1";
+      },
+    }),
+  );
+  const status: LiveStatus = sub.status === "pending" ? "live" : sub.status === "error" ? "offline" : "connecting";
+  return <Context.Provider value={{ status, add }}>{children}</Context.Provider>;
+}
+
+export function useLiveStatus(): LiveStatus {
+  return useContext(Context)?.status ?? "offline";
+}
+
+/** Calls `handler` for every live event while the component is mounted. */
+export function useLiveEvents(handler: Handler): void {
+  const ctx = useContext(Context);
+  const ref = useRef(handler);
+  useEffect(() => {
+    ref.current = handler;
+  });
+  useEffect(() => ctx?.add((event) => ref.current(event)), [ctx]);
+}

@@ -1,0 +1,33 @@
+// Test fixtures: the started application's URL as baseURL, signing in
+// through the page, and screenshots under test-results/screenshots/.
+import path from "node:path";
+import { test as base, expect, type Page } from "@playwright/test";
+import { env, userOf, type Role } from "./env";
+
+export const test = base.extend<{ shot: (name: string) => Promise<void> }>({
+  baseURL: async ({}, use) => {
+    await use(env().baseUrl);
+  },
+  shot: async ({ page }, use, testInfo) => {
+    await use(async (name: string) => {
+      await page.screenshot({ path: path.join(testInfo.project.outputDir, "screenshots", `${name}.png`), fullPage: false });
+    });
+  },
+});
+
+export { expect };
+
+/** Signs in through the sign-in page. */
+export async function signIn(page: Page, who: Role | { email: string; password: string }): Promise<void> {
+  const { email, password } = typeof who === "string" ? userOf(who) : who;
+  await page.goto("/signin");
+  await page.locator('input[name="email"]').fill(email);
+  await page.locator('input[name="password"]').fill(password);
+  await page.locator('button[type="submit"]').click();
+  await page.waitForURL((url) => !url.pathname.startsWith("/signin"));
+}
+
+export async function signInAdmin(page: Page): Promise<void> {
+  const e = env();
+  await signIn(page, { email: e.adminEmail, password: e.adminPassword });
+}

@@ -1,0 +1,35 @@
+// The audit log as the administrator reads it: newest first, paged by id.
+import type { Db } from "../db";
+import type { Prisma } from "../generated/prisma/client";
+
+export const auditRowSelect = {
+  id: true,
+  action: true,
+  entity: true,
+  entityId: true,
+  details: true,
+  at: true,
+  user: { select: { id: true, email: true, name: true } },
+} satisfies Prisma.AuditLogSelect;
+
+export interface ListAuditInput {
+  cursor?: number | null;
+  limit: number;
+  userId?: number;
+  entity?: string;
+  entityId?: string;
+  action?: string;
+}
+
+export async function listAudit(db: Db, input: ListAuditInput) {
+  const where: Prisma.AuditLogWhereInput = {
+    ...(input.userId !== undefined ? { userId: input.userId } : {}),
+    ...(input.entity ? { entity: input.entity } : {}),
+    ...(input.entityId ? { entityId: input.entityId } : {}),
+    ...(input.action ? { action: { startsWith: input.action } } : {}),
+    ...(input.cursor ? { id: { lt: input.cursor } } : {}),
+  };
+  const rows = await db.auditLog.findMany({ where, orderBy: { id: "desc" }, take: input.limit + 1, select: auditRowSelect });
+  const items = rows.slice(0, input.limit);
+  return { items, nextCursor: rows.length > input.limit ? (items.at(-1)?.id ?? null) : null };
+}

@@ -1,0 +1,73 @@
+// A customer's (counterparty's) balance, kept like a driver's: a ledger entry
+// per change, written with the row-locked balance update; a txnId makes a
+// change idempotent (the dispatch API's call has none, so each call gets one).
+import { randomUUID } from "node:crypto";
+import type { Db, DbOrTx } from "../db";
+import type { Actor } from "../actor";
+import { BalanceError, isUniqueViolation } from "../errors";
+import { publish } from "../events/bus";
+import { MAX_PAYMENT_KOPECKS } from "./money";
+import type { PaymentResult } from "./driver-balance";
+
+export interface CustomerPayment {
+  customerId: number;
+  amount: number;
+  txnId?: string;
+  reason?: string;
+  actor: Actor;
+}
+
+export async function applyCustomerPayment(db: Db, payment: CustomerPayment): Promise<PaymentResult> {
+  if (!Number.isSafeInteger(payment.amount) || payment.amount === 0 || Math.abs(payment.amount) > MAX_PAYMENT_KOPECKS) {
+    throw new BalanceError("BAD_PARAMETER", { parameter: "amount", expected: "a non-zero amount of at most 10000000" });
+  }
+  const customer = await db.customer.findUnique({ where: { id: payment.customerId }, select: { id: true } });
+  if (!customer) throw new BalanceError("NOT_FOUND", { what: "Customer", id: payment.customerId });
+  const txnId = payment.txnId ?? `api-${randomUUID()}`;
+  const replay = async () => {
+    const entry = await db.customerLedgerEntry.findUnique({ where: { txnId }, select: { id: true, customerId: true, amount: true, balanceAfter: true } });
+    if (!entry) return undefined;
+    if (entry.customerId !== payment.customerId || entry.amount !== BigInt(payment.amount)) {
+      throw new BalanceError("CONFLICT", { reason: `txn_id ${txnId} was already used for another payment` });
+    }
+    return { balance: entry.balanceAfter, applied: false, entryId: entry.id };
+  };
+  const seen = await replay();
+  if (seen) return seen;
+  try {
+    const result = await db.$transaction(async (tx) => {
+      const [row] = await tx.$queryRawUnsafe<Array<{ balance: bigint }>>(
+        `UPDATE customer SET balance = balance + $2 WHERE id = $1 RETURNING balance`,
+        payment.customerId,
+        BigInt(payment.amount),
+      );
+      const entry = await tx.customerLedgerEntry.create({
+        data: {
+          customerId: payment.customerId,
+          txnId,
+          amount: BigInt(payment.amount),
+          balanceAfter: row!.balance,
+          reason: payment.reason ?? "",
+          actorType: payment.actor.type === "DRIVER" ? "SYSTEM" : payment.actor.type,
+          actorId: payment.actor.id,
+        },
+        select: { id: true },
+      });
+      return { balance: row!.balance, applied: true, entryId: entry.id };
+    });
+    publish({ type: "balance.changed", account: "customer", id: payment.customerId, balance: result.balance.toString() });
+    return result;
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      const winner = await replay();
+      if (winner) return winner;
+    }
+    throw error;
+  }
+}
+
+export async function customerBalance(db: DbOrTx, customerId: number) {
+  const customer = await db.customer.findUnique({ where: { id: customerId }, select: { id: true, name: true, balance: true } });
+  if (!customer) throw new BalanceError("NOT_FOUND", { what: "Customer", id: customerId });
+  return customer;
+}

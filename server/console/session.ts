@@ -1,0 +1,45 @@
+// Who is using the console: the signed-in user re-read from the database on
+// every request, so that disabling a user or changing their roles takes
+// effect at once, and a session older than its absolute lifetime is refused.
+import type { Db } from "../db";
+import type { Prisma } from "../generated/prisma/client";
+import type { UserRole } from "../generated/prisma/enums";
+import { SESSION_MAX_AGE_SECONDS } from "../auth/next-auth";
+
+export const consoleUserSelect = {
+  id: true,
+  email: true,
+  name: true,
+  roles: true,
+  locale: true,
+} satisfies Prisma.UserSelect;
+
+export interface ConsoleUser {
+  id: number;
+  email: string;
+  name: string;
+  roles: UserRole[];
+  locale: string;
+}
+
+export interface SessionClaims {
+  userId: number;
+  /** Milliseconds since the epoch of the sign-in. */
+  loginAt: number;
+}
+
+export function sessionExpired(claims: SessionClaims, now = Date.now()): boolean {
+  return !claims.loginAt || now - claims.loginAt > SESSION_MAX_AGE_SECONDS * 1000;
+}
+
+/** The enabled user behind a session, or null (unknown, disabled or expired). */
+export async function resolveConsoleUser(db: Db, claims: SessionClaims | null): Promise<ConsoleUser | null> {
+  if (!claims || !claims.userId || sessionExpired(claims)) return null;
+  const user = await db.user.findUnique({ where: { id: claims.userId }, select: { ...consoleUserSelect, disabled: true } });
+  if (!user || user.disabled) return null;
+  return { id: user.id, email: user.email, name: user.name, roles: user.roles, locale: user.locale };
+}
+
+export function hasAnyRole(user: Pick<ConsoleUser, "roles">, roles: readonly UserRole[]): boolean {
+  return roles.some((role) => user.roles.includes(role));
+}

@@ -1,0 +1,72 @@
+// Console users, managed by administrators: create with roles, change
+// roles, disable (out at once: every request re-reads the user), reset the
+// password. An administrator cannot lock themselves out.
+import type { Db } from "../db";
+import type { Prisma } from "../generated/prisma/client";
+import type { UserRole } from "../generated/prisma/enums";
+import { AuthError, ValidationError, isUniqueViolation } from "../errors";
+import { hashPassword } from "../auth/passwords";
+
+export const userRowSelect = {
+  id: true,
+  email: true,
+  name: true,
+  roles: true,
+  disabled: true,
+  locale: true,
+  createdAt: true,
+} satisfies Prisma.UserSelect;
+
+export async function listUsers(db: Db) {
+  const users = await db.user.findMany({ orderBy: { id: "asc" }, select: userRowSelect });
+  const last = await db.auditLog.groupBy({
+    by: ["userId"],
+    where: { action: "auth.signIn", userId: { in: users.map((u) => u.id) } },
+    _max: { at: true },
+  });
+  return users.map((u) => ({ ...u, lastSignInAt: last.find((l) => l.userId === u.id)?._max.at ?? null }));
+}
+
+export async function createUser(db: Db, input: { email: string; name: string; password: string; roles: UserRole[]; locale?: string }) {
+  try {
+    return await db.user.create({
+      data: {
+        email: input.email.trim().toLowerCase(),
+        name: input.name.trim(),
+        passwordHash: await hashPassword(input.password),
+        roles: [...new Set(input.roles)],
+        locale: input.locale ?? "ru",
+      },
+      select: userRowSelect,
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ValidationError("CONFLICT", { reason: `the email ${input.email} is taken` });
+    throw error;
+  }
+}
+
+function refuseSelfLockout(actorId: number, userId: number, what: string): void {
+  if (actorId === userId) throw new AuthError("NOT_ACCEPTABLE", { reason: what });
+}
+
+export async function updateUser(db: Db, actorId: number, input: { userId: number; name?: string; roles?: UserRole[] }) {
+  if (input.roles && !input.roles.includes("ADMIN")) refuseSelfLockout(actorId, input.userId, "you cannot remove your own administrator role");
+  return db.user.update({
+    where: { id: input.userId },
+    data: { ...(input.name !== undefined ? { name: input.name.trim() } : {}), ...(input.roles ? { roles: [...new Set(input.roles)] } : {}) },
+    select: userRowSelect,
+  });
+}
+
+export async function setUserDisabled(db: Db, actorId: number, input: { userId: number; disabled: boolean }) {
+  if (input.disabled) refuseSelfLockout(actorId, input.userId, "you cannot disable yourself");
+  return db.user.update({ where: { id: input.userId }, data: { disabled: input.disabled }, select: userRowSelect });
+}
+
+export async function resetUserPassword(db: Db, input: { userId: number; password: string }) {
+  return db.user.update({ where: { id: input.userId }, data: { passwordHash: await hashPassword(input.password) }, select: userRowSelect });
+}
+
+export async function setUserLocale(db: Db, input: { userId: number; locale: "ru" | "en" }) {
+  await db.user.update({ where: { id: input.userId }, data: { locale: input.locale }, select: { id: true } });
+}

@@ -1,0 +1,92 @@
+// Client bonuses, driver balances and customer balances.
+import { z } from "zod";
+import { defineOperation, type DispatchContext } from "../define";
+import { p } from "../params";
+import { ValidationError } from "../../errors";
+import { applyDriverPayment, driverBalance } from "../../balances/driver-balance";
+import { applyCustomerPayment, customerBalance } from "../../balances/customer-balance";
+import { kopecksToRoubles, roublesToKopecks } from "../../balances/money";
+import { normalizePhone } from "../../orders/phone";
+import type { Actor } from "../../actor";
+
+const actorOf = (ctx: DispatchContext): Actor => ({ type: "API_KEY", id: ctx.apiKey ? String(ctx.apiKey.id) : null });
+const amount = () => p.float(-10_000_000, 10_000_000).refine((n) => roublesToKopecks(n) !== 0, "a non-zero amount");
+
+export const bonusCountOperation = defineOperation({
+  method: "GET",
+  path: "client/bonus/count",
+  summary: "A client's bonus count by phone",
+  auth: true,
+  input: z.object({ phone: p.phone() }),
+  output: z.object({ phone: z.string(), bonus: z.number().int() }),
+  handle: async (input, ctx) => {
+    const phone = normalizePhone(input.phone);
+    if (!phone) throw new ValidationError("BAD_PARAMETER", { parameter: "phone", expected: "phone number" });
+    const client = await ctx.db.client.findUnique({ where: { phone }, select: { bonus: true } });
+    return { phone: input.phone, bonus: client?.bonus ?? 0 };
+  },
+});
+
+export const driverPaymentOperation = defineOperation({
+  method: "POST",
+  path: "driver/balance",
+  summary: "Change a driver's balance; the same txn_id applies once",
+  auth: true,
+  input: z.object({ driver_code: p.string(50), txn_id: p.string(64), amount: amount(), reason: p.string(500).optional() }),
+  output: z.object({ balance: z.number() }),
+  handle: async (input, ctx) => {
+    const result = await applyDriverPayment(ctx.db, {
+      driverCode: input.driver_code,
+      txnId: input.txn_id,
+      amount: roublesToKopecks(input.amount),
+      reason: input.reason ?? "dispatch API payment",
+      actor: actorOf(ctx),
+    });
+    return { balance: kopecksToRoubles(result.balance) };
+  },
+});
+
+export const driverBalanceOperation = defineOperation({
+  method: "GET",
+  path: "driver/balance",
+  summary: "A driver's balance",
+  auth: true,
+  input: z.object({ driver_code: p.string(50) }),
+  output: z.object({ balance: z.number(), firstname: z.string(), lastname: z.string(), middlename: z.string() }),
+  handle: async (input, ctx) => {
+    const driver = await driverBalance(ctx.db, input.driver_code);
+    return { balance: kopecksToRoubles(driver.balance), firstname: driver.firstName, lastname: driver.lastName, middlename: driver.middleName };
+  },
+});
+
+export const customerPaymentOperation = defineOperation({
+  method: "POST",
+  path: "customer/balance",
+  summary: "Change a customer's balance (txn_id optional: makes it idempotent)",
+  auth: true,
+  input: z.object({ customer_id: p.natural(), amount: amount(), txn_id: p.string(64).optional(), reason: p.string(500).optional() }),
+  output: z.object({ balance: z.number() }),
+  handle: async (input, ctx) => {
+    const result = await applyCustomerPayment(ctx.db, {
+      customerId: input.customer_id,
+      amount: roublesToKopecks(input.amount),
+      txnId: input.txn_id,
+      reason: input.reason ?? "dispatch API payment",
+      actor: actorOf(ctx),
+    });
+    return { balance: kopecksToRoubles(result.balance) };
+  },
+});
+
+export const customerBalanceOperation = defineOperation({
+  method: "GET",
+  path: "customer/balance",
+  summary: "A customer's balance",
+  auth: true,
+  input: z.object({ customer_id: p.natural() }),
+  output: z.object({ balance: z.number(), name: z.string() }),
+  handle: async (input, ctx) => {
+    const customer = await customerBalance(ctx.db, input.customer_id);
+    return { balance: kopecksToRoubles(customer.balance), name: customer.name };
+  },
+});

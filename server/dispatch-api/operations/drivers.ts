@@ -1,0 +1,99 @@
+// Drivers: the list, and one driver's position by call sign.
+import { z } from "zod";
+import { defineOperation } from "../define";
+import { p } from "../params";
+import { ValidationError } from "../../errors";
+import { DRIVER_HOLDING_STATES } from "../../orders/states";
+
+export const driversListOperation = defineOperation({
+  method: "GET",
+  path: "drivers",
+  summary: "Drivers, by service and city",
+  auth: true,
+  input: z.object({ service_id: p.natural().optional(), city_id: p.natural().optional() }),
+  output: z.object({
+    drivers: z.array(
+      z.object({
+        id: z.number().int(),
+        first_name: z.string(),
+        code: z.string(),
+        phone: z.string(),
+        permit_number: z.string().nullable(),
+        lat: z.string(),
+        lon: z.string(),
+        car_brand: z.string(),
+        car_model: z.string(),
+        car_reg_num: z.string(),
+        car_year: z.string().nullable(),
+      }),
+    ),
+  }),
+  handle: async (input, ctx) => {
+    const drivers = await ctx.db.driver.findMany({
+      where: {
+        active: true,
+        ...(input.city_id !== undefined ? { cityId: input.city_id } : {}),
+        ...(input.service_id !== undefined ? { services: { some: { serviceId: input.service_id } } } : {}),
+      },
+      select: { id: true, firstName: true, callSign: true, phone: true, permitNumber: true, lat: true, lon: true, car: { select: { brand: true, model: true, regNumber: true, year: true } } },
+      orderBy: { id: "asc" },
+    });
+    return {
+      drivers: drivers.map((d) => ({
+        id: d.id,
+        first_name: d.firstName,
+        code: d.callSign,
+        phone: d.phone,
+        permit_number: d.permitNumber,
+        lat: d.lat === null ? "" : String(d.lat),
+        lon: d.lon === null ? "" : String(d.lon),
+        car_brand: d.car?.brand ?? "",
+        car_model: d.car?.model ?? "",
+        car_reg_num: d.car?.regNumber ?? "",
+        car_year: d.car?.year ? String(d.car.year) : null,
+      })),
+    };
+  },
+});
+
+export const driverPositionOperation = defineOperation({
+  method: "GET",
+  path: "drivers",
+  summary: "One driver's position by call sign (`code`)",
+  auth: true,
+  when: (params) => params.has("code"),
+  input: z.object({ code: p.string(50) }),
+  output: z.object({
+    lat: z.number().nullable(),
+    lon: z.number().nullable(),
+    speed: z.number(),
+    bearing: z.number(),
+    order_id: z.number().int().nullable(),
+    region_id: z.number().int().nullable(),
+    city_id: z.number().int(),
+  }),
+  handle: async (input, ctx) => {
+    const driver = await ctx.db.driver.findUnique({
+      where: { callSign: input.code },
+      select: {
+        lat: true,
+        lon: true,
+        speed: true,
+        bearing: true,
+        regionId: true,
+        cityId: true,
+        orders: { where: { state: { in: DRIVER_HOLDING_STATES } }, select: { id: true }, orderBy: { id: "desc" }, take: 1 },
+      },
+    });
+    if (!driver) throw new ValidationError("NOT_FOUND", { what: "Driver", id: input.code });
+    return {
+      lat: driver.lat,
+      lon: driver.lon,
+      speed: driver.speed,
+      bearing: driver.bearing,
+      order_id: driver.orders[0]?.id ?? null,
+      region_id: driver.regionId,
+      city_id: driver.cityId,
+    };
+  },
+});

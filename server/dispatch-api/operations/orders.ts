@@ -1,0 +1,201 @@
+// Orders: create (address form and token form), information, cancel, status.
+import { z } from "zod";
+import { defineOperation, type DispatchContext } from "../define";
+import { p } from "../params";
+import { ValidationError } from "../../errors";
+import { createOrder, createOrderFromToken } from "../../orders/create-order";
+import { moveOrder } from "../../orders/move-order";
+import { orderInformation } from "../../orders/read-order";
+import { parseLocal } from "../../orders/time";
+import { STATE_TITLES, stateOfCode, codeOf, isOrderState } from "../../orders/states";
+import { roublesToKopecks } from "../../balances/money";
+import type { Actor } from "../../actor";
+import type { ExtraRequest } from "../../pricing/estimate";
+
+const actorOf = (ctx: DispatchContext): Actor => ({ type: "API_KEY", id: ctx.apiKey ? String(ctx.apiKey.id) : null });
+
+/** "3*1,7*2" or "3,7" (count 1). */
+export function parseExtrasList(text: string, param = "extras"): ExtraRequest[] {
+  return text
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean)
+    .map((item) => {
+      const m = /^(\d{1,9})(?:\s*\*\s*(\d{1,3}))?$/.exec(item);
+      if (!m) throw new ValidationError("BAD_PARAMETER", { parameter: param, expected: "extra_id*count items separated by commas" });
+      return { id: Number(m[1]), count: m[2] ? Number(m[2]) : 1 };
+    });
+}
+
+const orderWayPoint = z.object({
+  street: z.string().min(1).max(200),
+  house: z.string().max(50).nullish(),
+  lat: z.coerce.number().min(-90).max(90).nullish(),
+  lon: z.coerce.number().min(-180).max(180).nullish(),
+});
+
+function parseOrderWayPoints(value: unknown) {
+  const parsed = z.array(orderWayPoint).max(20).safeParse(value);
+  if (!parsed.success) throw new ValidationError("BAD_PARAMETER", { parameter: "way_points", expected: "a JSON array of {street, house, lat, lon}" });
+  return parsed.data.map((w) => ({ street: w.street, house: w.house ?? undefined, lat: w.lat ?? undefined, lon: w.lon ?? undefined }));
+}
+
+async function cityTimeZone(ctx: DispatchContext, serviceId: number | undefined): Promise<string> {
+  const service = serviceId !== undefined
+    ? await ctx.db.service.findUnique({ where: { id: serviceId }, select: { city: { select: { timezone: true } } } })
+    : null;
+  if (service) return service.city.timezone;
+  return (await ctx.db.city.findFirst({ orderBy: { id: "asc" }, select: { timezone: true } }))?.timezone ?? "Europe/Moscow";
+}
+
+const createInput = z.object({
+  token: p.string(4000).optional(),
+  phone: p.phone().optional(),
+  street: p.string(200).optional(),
+  house: p.string(50).optional(),
+  appartment: p.string(50).optional(),
+  entrance: p.string(50).optional(),
+  dst: p.string(500).optional(),
+  comment: p.string(2000).optional(),
+  region_id: p.natural().optional(),
+  lat: p.latitude().optional(),
+  lon: p.longitude().optional(),
+  moderation_required: p.yesNo().optional(),
+  service_id: p.natural().optional(),
+  driver_id: p.string(50).optional(),
+  amount: p.float(0, 10_000_000).optional(),
+  pre_order_time: p.datetime().optional(),
+  need_notify: p.yesNo().optional(),
+  dst_street: p.string(200).optional(),
+  dst_house: p.string(50).optional(),
+  dst_lat: p.latitude().optional(),
+  dst_lon: p.longitude().optional(),
+  way_points: p.json().optional(),
+  extras: p.string(500).optional(),
+  name: p.string(200).optional(),
+  customer_id: p.natural().optional(),
+});
+
+export const createOrderOperation = defineOperation({
+  method: "POST",
+  path: "order",
+  summary: "Create an order from address fields, or from a price token (token form)",
+  auth: true,
+  input: createInput,
+  output: z.object({ uuid: z.string(), message: z.string() }),
+  handle: async (input, ctx) => {
+    const common = {
+      source: "API" as const,
+      apiKeyId: ctx.apiKey?.id,
+      comment: input.comment,
+      moderationRequired: input.moderation_required,
+      needNotify: input.need_notify,
+      driver: input.driver_id,
+      clientName: input.name,
+      customerId: input.customer_id,
+    };
+    const extras = input.extras !== undefined ? parseExtrasList(input.extras) : undefined;
+    const created = input.token
+      ? await createOrderFromToken(ctx.db, { ...common, token: input.token, phone: input.phone, serviceId: input.service_id, extras }, actorOf(ctx))
+      : await (async () => {
+          if (!input.phone) throw new ValidationError("MISSING_PARAMETER", { parameter: "phone" });
+          if (!input.street) throw new ValidationError("MISSING_PARAMETER", { parameter: "street" });
+          const preOrderTime = input.pre_order_time ? parseLocal(input.pre_order_time, await cityTimeZone(ctx, input.service_id)) : undefined;
+          return createOrder(
+            ctx.db,
+            {
+              ...common,
+              phone: input.phone,
+              pickup: { street: input.street, house: input.house, lat: input.lat, lon: input.lon, apartment: input.appartment, entrance: input.entrance, regionId: input.region_id },
+              destinationLine: input.dst,
+              destination: input.dst_street || input.dst_lat !== undefined ? { street: input.dst_street, house: input.dst_house, lat: input.dst_lat, lon: input.dst_lon } : undefined,
+              wayPoints: input.way_points !== undefined ? parseOrderWayPoints(input.way_points) : undefined,
+              serviceId: input.service_id,
+              amount: input.amount !== undefined ? roublesToKopecks(input.amount) : undefined,
+              preOrderTime,
+              extras,
+            },
+            actorOf(ctx),
+          );
+        })();
+    const onModeration = created.state === "ON_MODERATION";
+    const message = ctx.language === "en"
+      ? onModeration ? "Order accepted and waiting for moderation" : "Order accepted"
+      : onModeration ? "Заказ принят и ожидает модерации" : "Заказ принят";
+    return { uuid: created.uuid, message };
+  },
+});
+
+export const orderInfoOperation = defineOperation({
+  method: "GET",
+  path: "order",
+  summary: "Order information",
+  auth: true,
+  input: z.object({ uuid: p.uuid() }),
+  output: z.object({
+    uuid: z.string(),
+    status: z.number().int(),
+    name: z.string(),
+    message: z.string(),
+    driver_id: z.string().nullable(),
+    start_time: z.string().nullable(),
+    remaining_time: z.number().int().nullable(),
+    amount: z.number().nullable(),
+    rate_id: z.number().int().nullable(),
+    car_brand: z.string(),
+    car_model: z.string(),
+    car_color: z.string(),
+    car_number: z.string(),
+    firstname: z.string(),
+    phone: z.string(),
+  }),
+  handle: async (input, ctx) => orderInformation(ctx.db, input.uuid.toLowerCase(), ctx.language),
+});
+
+export const cancelOrderOperation = defineOperation({
+  method: "POST",
+  path: "cancel_order",
+  summary: "Cancel an order (the client refused: status 95)",
+  auth: true,
+  input: z.object({ uuid: p.uuid(), reason: p.string(500).optional() }),
+  output: z.object({ message: z.string() }),
+  handle: async (input, ctx) => {
+    await moveOrder(ctx.db, { uuid: input.uuid.toLowerCase(), to: "DONE_CANCELLED", actor: actorOf(ctx), reason: input.reason ?? "cancelled through the API" });
+    return { message: ctx.language === "en" ? "Order cancelled" : "Заказ отменён" };
+  },
+});
+
+const statusReply = z.object({ code: z.number().int(), name: z.string() });
+
+export const setStatusOperation = defineOperation({
+  method: "POST",
+  path: "order/status",
+  summary: "Set an order's status code (only moves the state machine allows)",
+  auth: true,
+  input: z.object({ uuid: p.uuid(), code: p.integer().refine((n) => n >= 0, "status code"), check: p.yesNo().optional() }),
+  output: statusReply,
+  handle: async (input, ctx) => {
+    const to = stateOfCode(input.code);
+    if (!to) throw new ValidationError("BAD_PARAMETER", { parameter: "code", expected: "a known status code" });
+    const moved = await moveOrder(ctx.db, { uuid: input.uuid.toLowerCase(), to, actor: actorOf(ctx), reason: "set through the API" });
+    if (input.check) {
+      const stored = await ctx.db.order.findUniqueOrThrow({ where: { id: moved.id }, select: { state: true, statusCode: true } });
+      return { code: stored.statusCode, name: stored.state };
+    }
+    return { code: codeOf(moved.to), name: moved.to };
+  },
+});
+
+export const getStatusOperation = defineOperation({
+  method: "GET",
+  path: "order/status",
+  summary: "An order's status code and name",
+  auth: true,
+  input: z.object({ uuid: p.uuid() }),
+  output: statusReply.extend({ title: z.string() }),
+  handle: async (input, ctx) => {
+    const order = await ctx.db.order.findUnique({ where: { uuid: input.uuid.toLowerCase() }, select: { state: true, statusCode: true } });
+    if (!order) throw new ValidationError("NOT_FOUND", { what: "Order", id: input.uuid });
+    return { code: order.statusCode, name: order.state, title: isOrderState(order.state) ? STATE_TITLES[order.state][ctx.language] : order.state };
+  },
+});

@@ -1,0 +1,179 @@
+// Reference data: services, regions, rates, streets, extras.
+import { z } from "zod";
+import { defineOperation } from "../define";
+import { p } from "../params";
+import { GeoError, ValidationError } from "../../errors";
+import { resolveAddress } from "../../geo/address";
+import { regionAt } from "../../geo/regions";
+import { searchStreets } from "../../geo/streets";
+import { kopecksToRoubles } from "../../balances/money";
+
+export const servicesOperation = defineOperation({
+  method: "GET",
+  path: "services",
+  summary: "Services (of a city, or of all cities)",
+  auth: true,
+  input: z.object({ city_id: p.natural().optional() }),
+  output: z.object({ services: z.array(z.object({ id: z.number().int(), name: z.string(), city_id: z.number().int().optional() })) }),
+  handle: async (input, ctx) => {
+    const services = await ctx.db.service.findMany({
+      where: { active: true, ...(input.city_id !== undefined ? { cityId: input.city_id } : {}) },
+      select: { id: true, name: true, cityId: true },
+      orderBy: [{ cityId: "asc" }, { sortOrder: "asc" }, { id: "asc" }],
+    });
+    return { services: services.map((s) => (input.city_id !== undefined ? { id: s.id, name: s.name } : { id: s.id, name: s.name, city_id: s.cityId })) };
+  },
+});
+
+const region = z.object({ id: z.number().int(), name: z.string() });
+
+export const regionsOperation = defineOperation({
+  method: "GET",
+  path: "regions",
+  summary: "Regions (parking areas), by service and city",
+  auth: true,
+  input: z.object({ service_id: p.natural().optional(), city_id: p.natural().optional() }),
+  output: z.object({ regions: z.array(region) }),
+  handle: async (input, ctx) => ({
+    regions: await ctx.db.region.findMany({
+      where: {
+        ...(input.city_id !== undefined ? { cityId: input.city_id } : {}),
+        ...(input.service_id !== undefined ? { services: { some: { serviceId: input.service_id } } } : {}),
+      },
+      select: { id: true, name: true },
+      orderBy: { id: "asc" },
+    }),
+  }),
+});
+
+export const regionByAddressOperation = defineOperation({
+  method: "GET",
+  path: "region_by_address",
+  summary: "The region of an address (street with prefix, house)",
+  auth: true,
+  input: z.object({ street: p.string(200), house: p.string(50).optional(), city_id: p.natural().optional() }),
+  output: region,
+  handle: async (input, ctx) => {
+    const address = await resolveAddress(ctx.db, { street: input.street, house: input.house }, { cityId: input.city_id, streetParam: "street", houseParam: "house" });
+    if (address.regionId === null) throw new GeoError("NOT_FOUND", { what: "Region", id: `${input.street} ${input.house ?? ""}`.trim() });
+    return ctx.db.region.findUniqueOrThrow({ where: { id: address.regionId }, select: { id: true, name: true } });
+  },
+});
+
+export const regionByCoordOperation = defineOperation({
+  method: "GET",
+  path: "region_by_coord",
+  summary: "The region containing a point",
+  auth: true,
+  input: z.object({ lat: p.latitude(), lon: p.longitude(), city_id: p.natural().optional() }),
+  output: region,
+  handle: async (input, ctx) => {
+    const found = await regionAt(ctx.db, input.lat, input.lon, input.city_id);
+    if (!found) throw new GeoError("NOT_FOUND", { what: "Region", id: `${input.lat}, ${input.lon}` });
+    return { id: found.id, name: found.name };
+  },
+});
+
+export const ratesOperation = defineOperation({
+  method: "GET",
+  path: "rates",
+  summary: "Rates (both stand_cost and stand_kost spellings are served)",
+  auth: true,
+  input: z.object({ city_id: p.natural().optional(), service_id: p.natural().optional() }),
+  output: z.object({
+    rates: z.array(
+      z.object({
+        id: z.number().int(),
+        name: z.string(),
+        service_id: z.number().int(),
+        km_cost: z.number(),
+        km_start: z.number().int(),
+        stand_cost: z.number(),
+        stand_kost: z.number(),
+        free_wait_time: z.number().int(),
+        free_stand_time: z.number().int(),
+        start_hour: z.number().int().nullable(),
+        end_hour: z.number().int().nullable(),
+        city_id: z.number().int().optional(),
+        min_fare: z.number(),
+        pick_up: z.number(),
+      }),
+    ),
+  }),
+  handle: async (input, ctx) => {
+    const rates = await ctx.db.rate.findMany({
+      where: { ...(input.city_id !== undefined ? { cityId: input.city_id } : {}), ...(input.service_id !== undefined ? { serviceId: input.service_id } : {}) },
+      orderBy: { id: "asc" },
+      select: { id: true, name: true, serviceId: true, cityId: true, kmCost: true, kmStart: true, standCost: true, freeWaitTime: true, freeStandTime: true, startHour: true, endHour: true, minFare: true, pickUp: true },
+    });
+    return {
+      rates: rates.map((r) => ({
+        id: r.id,
+        name: r.name,
+        service_id: r.serviceId,
+        km_cost: kopecksToRoubles(r.kmCost),
+        km_start: r.kmStart,
+        stand_cost: kopecksToRoubles(r.standCost),
+        stand_kost: kopecksToRoubles(r.standCost),
+        free_wait_time: r.freeWaitTime,
+        free_stand_time: r.freeStandTime,
+        start_hour: r.startHour,
+        end_hour: r.endHour,
+        ...(input.city_id === undefined ? { city_id: r.cityId } : {}),
+        min_fare: kopecksToRoubles(r.minFare),
+        pick_up: kopecksToRoubles(r.pickUp),
+      })),
+    };
+  },
+});
+
+export const streetsOperation = defineOperation({
+  method: "GET",
+  path: "streets",
+  summary: "Streets and public places whose words begin with the pattern",
+  auth: true,
+  input: z.object({ pattern: p.string(100), city_id: p.string(100).optional(), limit: p.natural().optional() }),
+  output: z.object({ streets: z.array(z.string()) }),
+  handle: async (input, ctx) => {
+    let cityId: number | undefined;
+    if (input.city_id !== undefined) {
+      // Described as "any string": an id, or a city's name.
+      if (/^\d+$/.test(input.city_id)) cityId = Number(input.city_id);
+      else {
+        const city = await ctx.db.city.findFirst({
+          where: { OR: [{ name: { equals: input.city_id, mode: "insensitive" } }, { nameEn: { equals: input.city_id, mode: "insensitive" } }] },
+          select: { id: true },
+        });
+        if (!city) throw new ValidationError("BAD_PARAMETER", { parameter: "city_id", expected: "a city id or name" });
+        cityId = city.id;
+      }
+    }
+    const found = await searchStreets(ctx.db, { pattern: input.pattern, cityId, limit: input.limit ?? 50 });
+    // Two cities may have a street of one name: list the name once.
+    return { streets: [...new Set(found.map((s) => s.fullName))] };
+  },
+});
+
+export const extrasOperation = defineOperation({
+  method: "GET",
+  path: "extras",
+  summary: "Extra options of a service and queue",
+  auth: true,
+  input: z.object({ service_id: p.natural().optional(), queue_id: p.natural().optional() }),
+  output: z.object({
+    extras: z.array(z.object({ id: z.number().int(), name: z.string(), price: z.number(), allow_multiple: z.boolean(), is_default: z.boolean(), service_id: z.number().int(), short_name: z.string() })),
+  }),
+  handle: async (input, ctx) => {
+    const extras = await ctx.db.extra.findMany({
+      where: {
+        ...(input.service_id !== undefined ? { serviceId: input.service_id } : {}),
+        ...(input.queue_id !== undefined ? { OR: [{ queueId: null }, { queueId: input.queue_id }] } : {}),
+      },
+      select: { id: true, name: true, price: true, allowMultiple: true, isDefault: true, serviceId: true, shortName: true },
+      orderBy: { id: "asc" },
+    });
+    return {
+      extras: extras.map((e) => ({ id: e.id, name: e.name, price: kopecksToRoubles(e.price), allow_multiple: e.allowMultiple, is_default: e.isDefault, service_id: e.serviceId, short_name: e.shortName })),
+    };
+  },
+});

@@ -1,0 +1,169 @@
+// POST /order: a seller puts an order on the exchange (steps 2 to 4 of the
+// selling flow). In one transaction: the order is recorded, then either
+// refused ('no executor services found': no other participant executes its
+// car class) or registered and offered to every interested participant;
+// the notifications go to the outbox in this order: registered (seller),
+// received (each interested participant), accepted (seller) — or refused.
+//
+// The same seller id again: an open order answers with its id and changes
+// nothing (a retry is safe); an order cancelled by the client (status 19) is
+// restored (back among the free orders, `restore` to everyone who had it); a
+// closed order is a BadRequest (register it under a new id).
+import type { Db, Tx } from "../../db";
+import { isUniqueViolation } from "../../errors";
+import { Prisma } from "../../generated/prisma/client";
+import { codeOf } from "../../orders/states";
+import { fareKopecks, storedAttributes, type RegistrationAttributes } from "../attributes";
+import { badRequest } from "../errors";
+import { notify, orderKey, type Notification } from "../notify";
+import type { ExchangeCaller } from "../sessions";
+import {
+  announce,
+  interestedParticipants,
+  lockExchangeOrder,
+  moveExchangeOrder,
+  notificationAttributes,
+  openOffersFor,
+  sourceIdValue,
+  type ExchangeOrderRow,
+} from "./common";
+
+export const REFUSED_REASON = "no executor services found";
+
+export interface RegisterInput {
+  id: string;
+  type?: string;
+  attributes: RegistrationAttributes;
+}
+
+export interface RegisterResult {
+  id: string;
+  orderId: string;
+  outcome: "registered" | "refused" | "existing" | "restored";
+}
+
+export async function registerOrder(db: Db, caller: ExchangeCaller, input: RegisterInput): Promise<RegisterResult> {
+  if (input.type !== undefined && input.type !== "order") throw badRequest(`data.type must be "order", not "${input.type}"`, { parameter: "data.type" });
+  try {
+    return await attempt(db, caller, input);
+  } catch (error) {
+    // Two registrations of one id at once: the loser finds the winner's order.
+    if (isUniqueViolation(error)) return attempt(db, caller, input);
+    throw error;
+  }
+}
+
+async function attempt(db: Db, caller: ExchangeCaller, input: RegisterInput): Promise<RegisterResult> {
+  const sellerId = caller.participantId;
+  const result = await db.$transaction(async (tx) => {
+    const existing = await tx.exchangeOrder.findUnique({
+      where: { sellerId_sourceOrderId: { sellerId, sourceOrderId: input.id } },
+      select: { id: true },
+    });
+    if (existing) {
+      const order = await lockExchangeOrder(tx, existing.id);
+      if (!order) throw badRequest(`order ${input.id} vanished; try again`);
+      if (order.state === "CANCELLED_BY_CLIENT") return restore(tx, order, caller, input);
+      if (order.statusCode >= 90) {
+        throw badRequest(`order ${input.id} is closed on the exchange (${order.state}, ${order.statusCode}); register it under a new id`, {
+          parameter: "data.id",
+        });
+      }
+      return { order, outcome: "existing" as const };
+    }
+
+    const attributes = storedAttributes(input.attributes);
+    const created = await tx.exchangeOrder.create({
+      data: {
+        sellerId,
+        sourceOrderId: input.id,
+        attributes: attributes as unknown as Prisma.InputJsonObject,
+        fare: fareKopecks(attributes.fare),
+        carClass: attributes.carClass,
+        state: "NOT_REGISTERED",
+        statusCode: codeOf("NOT_REGISTERED"),
+        history: { create: { fromState: null, toState: "NOT_REGISTERED", toCode: codeOf("NOT_REGISTERED"), participantId: sellerId, reason: "sent by the seller" } },
+      },
+      select: { id: true },
+    });
+    const order = await lockExchangeOrder(tx, created.id);
+    if (!order) throw badRequest("the order could not be stored");
+    const interested = await interestedParticipants(tx, order.carClass, [sellerId]);
+    const orderId = sourceIdValue(input.id);
+    if (interested.length === 0) {
+      const refused = await moveExchangeOrder(tx, order, "DONE_NO_CARS", {
+        participantId: null,
+        reason: REFUSED_REASON,
+        data: { cancelReason: REFUSED_REASON },
+      });
+      await notify(tx, [{ participantId: sellerId, topic: "order/refused", orderingKey: orderKey(sellerId, order.id), data: { orderId, reason: REFUSED_REASON } }]);
+      return { order: refused, outcome: "refused" as const };
+    }
+    const registered = await moveExchangeOrder(tx, order, "FREE", { participantId: null, reason: "registered" });
+    await openOffersFor(tx, order.id, interested);
+    const messages: Notification[] = [
+      { participantId: sellerId, topic: "order/registered", orderingKey: orderKey(sellerId, order.id), data: { id: String(order.id), orderId } },
+      ...interested.map(
+        (participantId): Notification => ({
+          participantId,
+          topic: "order/received",
+          orderingKey: orderKey(participantId, order.id),
+          data: { id: String(order.id), type: "order", attributes: notificationAttributes(registered) },
+        }),
+      ),
+      { participantId: sellerId, topic: "order/accepted", orderingKey: orderKey(sellerId, order.id), data: { orderId, id: String(order.id) } },
+    ];
+    await notify(tx, messages);
+    return { order: registered, outcome: "registered" as const };
+  });
+  if (result.outcome !== "existing") announce([result.order]);
+  return { id: String(result.order.id), orderId: input.id, outcome: result.outcome };
+}
+
+async function restore(
+  tx: Tx,
+  order: ExchangeOrderRow,
+  caller: ExchangeCaller,
+  input: RegisterInput,
+): Promise<{ order: ExchangeOrderRow; outcome: "restored" }> {
+  const before = order.attributes as Record<string, unknown>;
+  const fresh = storedAttributes(input.attributes);
+  // The order keeps its registration time, service and car class.
+  const attributes = {
+    ...fresh,
+    time: (before.time as Prisma.InputJsonObject | undefined) ?? fresh.time,
+    ...(before.service !== undefined ? { service: before.service } : {}),
+    carClass: order.carClass,
+  };
+  const formerExecutor = order.executorId;
+  const restored = await moveExchangeOrder(tx, order, "FREE", {
+    participantId: caller.participantId,
+    reason: "restored by the seller",
+    data: {
+      attributes: attributes as unknown as Prisma.InputJsonObject,
+      fare: fareKopecks(fresh.fare),
+      executorId: null,
+      executorOrderId: null,
+      executor: Prisma.DbNull,
+      arrivalMinutes: null,
+      takenAt: null,
+      cancelReason: "",
+    },
+  });
+  const holders = (
+    await tx.exchangeOffer.findMany({ where: { exchangeOrderId: order.id }, select: { participantId: true }, orderBy: { participantId: "asc" } })
+  ).map((o) => o.participantId);
+  if (formerExecutor !== null && !holders.includes(formerExecutor)) holders.push(formerExecutor);
+  await openOffersFor(tx, order.id, holders);
+  const client = (fresh.client ?? {}) as { phone?: string; name?: string };
+  await notify(
+    tx,
+    holders.map((participantId) => ({
+      participantId,
+      topic: "order/restore" as const,
+      orderingKey: orderKey(participantId, order.id),
+      data: { id: String(order.id), attributes: { client: { phone: client.phone ?? "", name: client.name ?? "" } } },
+    })),
+  );
+  return { order: restored, outcome: "restored" };
+}

@@ -1,0 +1,206 @@
+// Our dispatch server as a client of the exchange (EXCHANGE_URL with
+// EXCHANGE_CLIENT_KEY): it keeps one session, shared by all our instances
+// (the token is stored in the `setting` table), calls the exchange directly
+// when it needs the answer at once (take), and otherwise through the outbox
+// (channel "exchange-call"), so that a sale, a status report or a completion
+// is never lost and goes out in order per order.
+//
+// A queued call carries the token in meta.token. When the exchange refuses
+// calls with 401 (the session was revoked), the keeper logs in again and
+// rewrites the token of every pending call; delivered calls lose their token.
+import { config } from "../../config";
+import { connection, type Db, type DbOrTx, type Tx } from "../../db";
+import { ExchangeError, type ErrorCode } from "../../errors";
+import type { Prisma } from "../../generated/prisma/client";
+import { log } from "../../log";
+
+export interface ParticipantSettings {
+  /** The exchange's base address, e.g. https://exchange.example/exchange */
+  url: string;
+  key: string;
+}
+
+export function participantSettings(): ParticipantSettings | undefined {
+  const cfg = config();
+  if (!cfg.EXCHANGE_URL || !cfg.EXCHANGE_CLIENT_KEY) return undefined;
+  return { url: cfg.EXCHANGE_URL.replace(/\/+$/, ""), key: cfg.EXCHANGE_CLIENT_KEY };
+}
+
+export function requireSettings(): ParticipantSettings {
+  const s = participantSettings();
+  if (!s) throw new ExchangeError("FORBIDDEN", { reason: "this server takes no part in an exchange (set EXCHANGE_URL and EXCHANGE_CLIENT_KEY)" });
+  return s;
+}
+
+export interface StoredSession {
+  url: string;
+  token: string;
+  slaves: string;
+  trusted: string;
+  at: string;
+}
+
+const SESSION_KEY = "exchange.session";
+
+export async function readSession(db: DbOrTx): Promise<StoredSession | undefined> {
+  const s = participantSettings();
+  if (!s) return undefined;
+  const row = await db.setting.findUnique({ where: { key: SESSION_KEY }, select: { value: true } });
+  const v = row?.value as Partial<StoredSession> | null | undefined;
+  if (!v || typeof v.token !== "string" || v.url !== s.url) return undefined;
+  return { url: v.url, token: v.token, slaves: String(v.slaves ?? ""), trusted: String(v.trusted ?? ""), at: String(v.at ?? "") };
+}
+
+const TIMEOUT_MS = 10_000;
+
+export interface ExchangeReply {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/** One HTTP call to the exchange (no retry). A network failure is a ServiceUnavailable-like error. */
+export async function exchangeHttp(path: string, body: unknown, token?: string): Promise<ExchangeReply> {
+  const { url } = requireSettings();
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), TIMEOUT_MS);
+  try {
+    const res = await fetch(`${url}/${path}`, {
+      method: "POST",
+      signal: controller.signal,
+      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown = {};
+    try {
+      parsed = text ? JSON.parse(text) : {};
+    } catch {
+      parsed = {};
+    }
+    return { status: res.status, body: parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {} };
+  } catch (error) {
+    const message = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+    throw new ExchangeError("INTERNAL", { reason: `the exchange is unreachable: ${message}` });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const REMOTE_CODES: Record<string, ErrorCode> = {
+  Unauthorized: "UNAUTHORIZED",
+  Forbidden: "FORBIDDEN",
+  Gone: "GONE",
+  NotAcceptable: "NOT_ACCEPTABLE",
+  NotFound: "NOT_FOUND",
+  MethodNotAllowed: "METHOD_NOT_ALLOWED",
+  EmptyRequest: "EMPTY_REQUEST",
+  NoRequiredFieldSet: "MISSING_PARAMETER",
+  TypeError: "BAD_PARAMETER",
+  BadRequest: "BAD_PARAMETER",
+  Conflict: "CONFLICT",
+};
+
+/** The exchange's error reply as our DomainError. */
+export function remoteError(reply: ExchangeReply): ExchangeError {
+  const first = Array.isArray(reply.body.errors) ? (reply.body.errors[0] as Record<string, unknown> | undefined) : undefined;
+  const name = typeof first?.code === "string" ? first.code : "";
+  const detail = typeof first?.detail === "string" ? first.detail : `HTTP ${reply.status}`;
+  const code: ErrorCode =
+    REMOTE_CODES[name] ??
+    (reply.status === 401 ? "UNAUTHORIZED" : reply.status === 403 ? "FORBIDDEN" : reply.status === 410 ? "GONE" : reply.status === 406 ? "NOT_ACCEPTABLE" : "INTERNAL");
+  return new ExchangeError(code, { reason: `the exchange refused: ${detail}`, remoteStatus: reply.status, ...(name === "BadRequest" ? { badRequest: true } : {}) });
+}
+
+const loginKey = Symbol.for("taxi.exchangeLastLogin");
+type Holder = { [loginKey]?: number };
+
+/** POST /session with our client key; the new session replaces the stored one. */
+export async function login(db: DbOrTx): Promise<StoredSession> {
+  const s = requireSettings();
+  (globalThis as Holder)[loginKey] = Date.now();
+  const reply = await exchangeHttp("session", { data: { key: s.key } });
+  const data = reply.body.data as { token?: unknown; slaves?: unknown; trusted?: unknown } | undefined;
+  if (reply.status !== 200 || typeof data?.token !== "string") throw remoteError(reply);
+  const session: StoredSession = {
+    url: s.url,
+    token: data.token,
+    slaves: typeof data.slaves === "string" ? data.slaves : "",
+    trusted: typeof data.trusted === "string" ? data.trusted : "",
+    at: new Date().toISOString(),
+  };
+  const value = session as unknown as Prisma.InputJsonObject;
+  await db.setting.upsert({ where: { key: SESSION_KEY }, create: { key: SESSION_KEY, value }, update: { value }, select: { key: true } });
+  log.info("exchange session opened", { exchange: s.url });
+  return session;
+}
+
+function lastLoginAgo(): number {
+  const at = (globalThis as Holder)[loginKey];
+  return at === undefined ? Infinity : Date.now() - at;
+}
+
+/** A direct call with our session (logging in when needed, and once more after a 401). */
+export async function callExchange(db: Db, path: string, data: Prisma.InputJsonObject): Promise<Record<string, unknown>> {
+  let session = (await readSession(db)) ?? (await login(db));
+  let reply = await exchangeHttp(path, { meta: { token: session.token }, data }, session.token);
+  if (reply.status === 401) {
+    session = await login(db);
+    reply = await exchangeHttp(path, { meta: { token: session.token }, data }, session.token);
+  }
+  if (reply.status !== 200) throw remoteError(reply);
+  return reply.body;
+}
+
+export function callKey(localOrderId: number): string {
+  return `exchange-call:order:${localOrderId}`;
+}
+
+/** Queues a call to the exchange about a local order (in the caller's transaction). */
+export async function enqueueCall(tx: Tx, localOrderId: number, path: string, data: Prisma.InputJsonObject): Promise<void> {
+  const { url } = requireSettings();
+  const session = await readSession(tx);
+  await tx.outboxMessage.create({
+    data: {
+      channel: "exchange-call",
+      topic: path,
+      orderingKey: callKey(localOrderId),
+      target: `${url}/${path}`,
+      payload: { meta: { token: session?.token ?? "" }, data },
+    },
+    select: { id: true },
+  });
+}
+
+/**
+ * The keeper's turn: log in when there is no session or the exchange refused
+ * our calls with 401 (at most every 10 s), then give every pending call the
+ * current token. Returns how many calls were given a new token.
+ */
+export async function keepSession(db: Db): Promise<number> {
+  if (!participantSettings()) return 0;
+  const { query } = connection();
+  let session = await readSession(db);
+  const refused = await query<{ n: number | string }>(
+    `SELECT count(*) AS n FROM outbox_message WHERE channel = 'exchange-call' AND status = 'PENDING' AND last_error = 'HTTP 401'`,
+  );
+  const refusedCount = Number(refused[0]?.n ?? 0);
+  if (!session || (refusedCount > 0 && lastLoginAgo() > 10_000)) {
+    if (lastLoginAgo() < 2_000) return 0;
+    try {
+      session = await login(db);
+    } catch (error) {
+      log.warn("exchange login failed", { error: error instanceof Error ? error.message : String(error) });
+      return 0;
+    }
+  }
+  const patched = await query<{ id: number }>(
+    `UPDATE outbox_message
+        SET payload = jsonb_set(payload, '{meta,token}', to_jsonb($1::text), true),
+            next_attempt_at = CASE WHEN last_error = 'HTTP 401' THEN now() ELSE next_attempt_at END
+      WHERE channel = 'exchange-call' AND status = 'PENDING'
+        AND (payload->'meta'->>'token') IS DISTINCT FROM $1
+      RETURNING id`,
+    [session.token],
+  );
+  return patched.length;
+}

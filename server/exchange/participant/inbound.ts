@@ -1,0 +1,347 @@
+// The exchange's notifications to our server (POST /participant/on/...),
+// applied once each: the delivery id (x-delivery-id, or meta.deliveryId) is
+// recorded in InboundNotification in the same transaction as the change, so
+// a redelivered notification changes nothing. Local orders follow the
+// exchange through moveOrder with the actor EXCHANGE (which move-effects.ts
+// does not report back). A move the local order cannot make is not forced:
+// it is noted on the link for the dispatcher.
+import type { Db, Tx } from "../../db";
+import { ExchangeError } from "../../errors";
+import { publish } from "../../events/bus";
+import { Prisma } from "../../generated/prisma/client";
+import { enqueue } from "../../notifications/outbox";
+import { wakeOutbox } from "../../notifications/worker";
+import { moveOrderInTx, publishMoves, type MovedOrder } from "../../orders/move-order";
+import { DRIVER_HOLDING_STATES, canMove, codeOf, isDone, isOrderState, stateOfCode, type OrderState } from "../../orders/states";
+import { gone, missing } from "../errors";
+import { enqueueCall } from "./client";
+import { insertOfferedOrder, localFields } from "./local-order";
+
+export const INBOUND_TOPICS = [
+  "order/registered",
+  "order/refused",
+  "order/received",
+  "order/accepted",
+  "order/taken",
+  "order/updated",
+  "order/completed",
+  "order/cancelled",
+  "order/rejectdriver",
+  "order/restore",
+  "order/revoked",
+  "driver/update",
+] as const;
+export type InboundTopic = (typeof INBOUND_TOPICS)[number];
+
+export function isInboundTopic(value: string): value is InboundTopic {
+  return (INBOUND_TOPICS as readonly string[]).includes(value);
+}
+
+type Data = Record<string, unknown>;
+
+interface Effects {
+  moves: MovedOrder[];
+  created: Array<{ id: number; uuid: string; regionId: number | null }>;
+  outbox: boolean;
+}
+
+const LINK_SELECT = {
+  orderId: true,
+  role: true,
+  phase: true,
+  exchangeOrderId: true,
+  sourceId: true,
+  remoteState: true,
+  executor: true,
+  order: { select: { state: true, phone: true, needNotify: true } },
+} as const satisfies Prisma.ExchangeLinkSelect;
+
+type Link = Prisma.ExchangeLinkGetPayload<{ select: typeof LINK_SELECT }>;
+
+function idOf(data: Data, name = "id"): string {
+  const v = data[name];
+  if (v === undefined || v === null || v === "") throw missing(`data.${name}`);
+  if (typeof v !== "string" && typeof v !== "number") throw new ExchangeError("BAD_PARAMETER", { parameter: `data.${name}`, expected: "string or integer" });
+  return String(v);
+}
+
+function objectOf(value: unknown): Data {
+  return value && typeof value === "object" && !Array.isArray(value) ? (value as Data) : {};
+}
+
+async function linkByExchangeId(tx: Tx, id: string): Promise<Link> {
+  const link = await tx.exchangeLink.findUnique({ where: { exchangeOrderId: id }, select: LINK_SELECT });
+  if (!link) throw gone(`exchange order ${id} is unknown here`);
+  return link;
+}
+
+async function linkBySourceId(tx: Tx, sourceId: string): Promise<Link> {
+  const link = await tx.exchangeLink.findUnique({ where: { sourceId }, select: LINK_SELECT });
+  if (!link) throw gone(`no order of ours was sold as ${sourceId}`);
+  return link;
+}
+
+async function note(tx: Tx, orderId: number, text: string): Promise<void> {
+  await tx.exchangeLink.update({ where: { orderId }, data: { note: text.slice(0, 500) }, select: { orderId: true } });
+}
+
+/** Moves the local order to the state of an exchange status, when the state machine allows it. */
+async function follow(tx: Tx, fx: Effects, link: Link, code: number, extra: { reason?: string; arrivalMinutes?: number } = {}): Promise<void> {
+  const to = stateOfCode(code);
+  const order = await tx.order.findUniqueOrThrow({ where: { id: link.orderId }, select: { state: true } });
+  if (!to || !isOrderState(order.state) || order.state === to) return;
+  if (!canMove(order.state, to)) {
+    await note(tx, link.orderId, `the exchange moved the order to ${to} (${code}); the local order stays ${order.state}`);
+    return;
+  }
+  fx.moves.push(
+    await moveOrderInTx(tx, {
+      orderId: link.orderId,
+      to,
+      actor: { type: "EXCHANGE", id: link.exchangeOrderId },
+      reason: extra.reason ?? "from the exchange",
+      ...(extra.arrivalMinutes !== undefined ? { arrivalMinutes: extra.arrivalMinutes } : {}),
+    }),
+  );
+}
+
+/** A sold order that changed locally while its sale was queued: tell the exchange now. */
+async function reconcileSold(tx: Tx, link: Link, exchangeId: string, fx: Effects): Promise<void> {
+  const state = link.order.state;
+  if (!isOrderState(state)) return;
+  if (isDone(state)) {
+    if (state === "DONE_SUCCESSFUL") await enqueueCall(tx, link.orderId, "order/revoke", { id: exchangeId });
+    else await enqueueCall(tx, link.orderId, "order/cancel", { id: exchangeId, status: codeOf(state), reason: "cancelled while being sold" });
+    await tx.exchangeLink.update({ where: { orderId: link.orderId }, data: { phase: "CLOSED" }, select: { orderId: true } });
+    fx.outbox = true;
+  } else if (DRIVER_HOLDING_STATES.includes(state)) {
+    await enqueueCall(tx, link.orderId, "order/revoke", { id: exchangeId });
+    await tx.exchangeLink.update({ where: { orderId: link.orderId }, data: { phase: "CLOSED" }, select: { orderId: true } });
+    fx.outbox = true;
+  }
+}
+
+function statusOf(value: unknown): number | undefined {
+  const n = typeof value === "number" ? value : typeof value === "string" && /^\d{1,4}$/.test(value) ? Number(value) : undefined;
+  return n !== undefined && Number.isInteger(n) ? n : undefined;
+}
+
+async function apply(tx: Tx, topic: InboundTopic, data: Data, fx: Effects): Promise<void> {
+  switch (topic) {
+    case "order/registered": {
+      const link = await linkBySourceId(tx, idOf(data, "orderId"));
+      const id = idOf(data);
+      await tx.exchangeLink.update({
+        where: { orderId: link.orderId },
+        data: { exchangeOrderId: id, remoteState: codeOf("FREE"), ...(link.phase === "SELLING" ? { phase: "REGISTERED" } : {}) },
+        select: { orderId: true },
+      });
+      await reconcileSold(tx, link, id, fx);
+      return;
+    }
+    case "order/refused": {
+      const link = await linkBySourceId(tx, idOf(data, "orderId"));
+      const reason = typeof data.reason === "string" ? data.reason : "no executor services found";
+      await tx.exchangeLink.update({
+        where: { orderId: link.orderId },
+        data: { phase: "REFUSED", remoteState: codeOf("DONE_NO_CARS"), note: `refused by the exchange: ${reason}` },
+        select: { orderId: true },
+      });
+      return;
+    }
+    case "order/accepted": {
+      const link = await linkBySourceId(tx, idOf(data, "orderId"));
+      const id = data.id === undefined ? undefined : idOf(data);
+      await tx.exchangeLink.update({
+        where: { orderId: link.orderId },
+        data: {
+          ...(link.phase === "SELLING" || link.phase === "REGISTERED" ? { phase: "ACCEPTED" } : {}),
+          ...(id && !link.exchangeOrderId ? { exchangeOrderId: id } : {}),
+        },
+        select: { orderId: true },
+      });
+      return;
+    }
+    case "order/received": {
+      const id = idOf(data);
+      const attributes = objectOf(data.attributes);
+      const existing = await tx.exchangeLink.findUnique({ where: { exchangeOrderId: id }, select: LINK_SELECT });
+      if (existing?.role === "SOLD") return; // our own order: nothing to take
+      if (existing && isOrderState(existing.order.state) && !isDone(existing.order.state)) {
+        await tx.order.update({ where: { id: existing.orderId }, data: localFields(attributes), select: { id: true } });
+        await tx.exchangeLink.update({ where: { orderId: existing.orderId }, data: { phase: "OFFERED", remoteState: codeOf("FREE") }, select: { orderId: true } });
+        await follow(tx, fx, existing, codeOf("FREE"), { reason: "offered again by the exchange" });
+        return;
+      }
+      // A closed local copy stays as it was; the new offer gets a new copy.
+      if (existing) await tx.exchangeLink.delete({ where: { orderId: existing.orderId } });
+      const order = await insertOfferedOrder(tx, id, attributes);
+      if (!order) throw gone("this server has no service to take orders into");
+      await tx.exchangeLink.create({
+        data: { orderId: order.id, role: "BOUGHT", exchangeOrderId: id, phase: "OFFERED", remoteState: statusOf(attributes.status) ?? codeOf("FREE") },
+        select: { orderId: true },
+      });
+      fx.created.push(order);
+      return;
+    }
+    case "order/taken": {
+      const link = await linkByExchangeId(tx, idOf(data));
+      const attributes = objectOf(data.attributes);
+      const executor = objectOf(attributes.executor);
+      const arrival = statusOf(objectOf(attributes.time).arrival);
+      await tx.exchangeLink.update({
+        where: { orderId: link.orderId },
+        data: {
+          phase: "TAKEN",
+          remoteState: codeOf("SENT_TO_DRIVER"),
+          executor: { ...executor, ...(arrival !== undefined ? { arrival } : {}), executorOrderId: data.orderId === undefined ? null : String(data.orderId) } as Prisma.InputJsonObject,
+        },
+        select: { orderId: true },
+      });
+      await follow(tx, fx, link, codeOf("SENT_TO_DRIVER"), { reason: "taken on the exchange", ...(arrival !== undefined ? { arrivalMinutes: arrival } : {}) });
+      // Step 5: the seller tells the passenger that a driver is coming.
+      if (link.order.needNotify && link.order.phone) {
+        const car = [executor.color, executor.brand, executor.model].filter((v) => typeof v === "string" && v).join(" ");
+        const text =
+          `К вам едет ${car}${executor.registrationNumber ? `, ${String(executor.registrationNumber)}` : ""}` +
+          `${arrival !== undefined ? `, через ${arrival} мин` : ""}` +
+          `${executor.phone ? `. Водитель ${String(executor.callSign ?? "")}, ${String(executor.phone)}` : ""}`;
+        await enqueue(tx, { channel: "sms", topic: "TAKEN_ON_EXCHANGE", orderingKey: `order:${link.orderId}`, target: link.order.phone, payload: { text } });
+        fx.outbox = true;
+      }
+      return;
+    }
+    case "order/updated": {
+      const link = await linkByExchangeId(tx, idOf(data));
+      const attributes = objectOf(data.attributes);
+      const status = statusOf(attributes.status);
+      if (link.role === "BOUGHT") {
+        await tx.order.update({ where: { id: link.orderId }, data: localFields(attributes), select: { id: true } });
+      }
+      if (status !== undefined) {
+        await tx.exchangeLink.update({ where: { orderId: link.orderId }, data: { remoteState: status }, select: { orderId: true } });
+        await follow(tx, fx, link, status, { reason: "status from the exchange" });
+      }
+      return;
+    }
+    case "order/completed": {
+      const link = await linkByExchangeId(tx, idOf(data));
+      await tx.exchangeLink.update({
+        where: { orderId: link.orderId },
+        data: { phase: "CLOSED", remoteState: codeOf("DONE_SUCCESSFUL"), completion: objectOf(data.attributes) as Prisma.InputJsonObject },
+        select: { orderId: true },
+      });
+      await follow(tx, fx, link, codeOf("DONE_SUCCESSFUL"), { reason: "completed by the exchange's executor" });
+      return;
+    }
+    case "order/cancelled": {
+      const link = await linkByExchangeId(tx, idOf(data));
+      const status = statusOf(data.status) ?? codeOf("DONE_CANCELLED");
+      const reason = typeof data.reason === "string" && data.reason ? data.reason : "cancelled on the exchange";
+      const to: OrderState | undefined = stateOfCode(status);
+      await tx.exchangeLink.update({
+        where: { orderId: link.orderId },
+        data: { remoteState: status, ...(to && isDone(to) ? { phase: "CLOSED" } : {}) },
+        select: { orderId: true },
+      });
+      await follow(tx, fx, link, status, { reason });
+      return;
+    }
+    case "order/rejectdriver": {
+      const link = await linkByExchangeId(tx, idOf(data));
+      const reason = typeof data.reason === "string" && data.reason ? data.reason : undefined;
+      if (link.role === "SOLD") {
+        await tx.exchangeLink.update({
+          where: { orderId: link.orderId },
+          data: { phase: "ACCEPTED", remoteState: codeOf("FREE"), executor: Prisma.DbNull, note: reason ? `the executor refused: ${reason}` : "the executor refused" },
+          select: { orderId: true },
+        });
+        await follow(tx, fx, link, codeOf("FREE"), { reason: reason ?? "the executor gave the order back" });
+      } else {
+        await tx.exchangeLink.update({ where: { orderId: link.orderId }, data: { phase: "CLOSED", remoteState: codeOf("FREE") }, select: { orderId: true } });
+        await follow(tx, fx, link, codeOf("DONE_REMOVED"), { reason: "the seller removed our driver" });
+      }
+      return;
+    }
+    case "order/restore": {
+      const link = await linkByExchangeId(tx, idOf(data));
+      const client = objectOf(objectOf(data.attributes).client);
+      if (link.role === "BOUGHT") {
+        await tx.order.update({
+          where: { id: link.orderId },
+          data: {
+            ...(client.phone !== undefined ? { phone: String(client.phone).slice(0, 32) } : {}),
+            ...(client.name !== undefined ? { clientName: String(client.name).slice(0, 200) } : {}),
+          },
+          select: { id: true },
+        });
+        await tx.exchangeLink.update({ where: { orderId: link.orderId }, data: { phase: "OFFERED", remoteState: codeOf("FREE"), executor: Prisma.DbNull }, select: { orderId: true } });
+      }
+      await follow(tx, fx, link, codeOf("FREE"), { reason: "restored on the exchange" });
+      return;
+    }
+    case "order/revoked": {
+      const link = await linkByExchangeId(tx, idOf(data));
+      await tx.exchangeLink.update({ where: { orderId: link.orderId }, data: { phase: "CLOSED" }, select: { orderId: true } });
+      if (link.role === "BOUGHT") {
+        const reason = typeof data.reason === "string" && data.reason ? data.reason : "revoked by the exchange";
+        await follow(tx, fx, link, codeOf("DONE_REMOVED"), { reason });
+      }
+      return;
+    }
+    case "driver/update": {
+      const driverId = idOf(data);
+      const attributes = objectOf(data.attributes);
+      const orders = Array.isArray(data.orders) ? data.orders.map(String) : [];
+      const links = await tx.exchangeLink.findMany({
+        where: { role: "SOLD", phase: "TAKEN", ...(orders.length ? { exchangeOrderId: { in: orders } } : {}) },
+        select: { orderId: true, executor: true },
+      });
+      for (const link of links) {
+        const executor = objectOf(link.executor);
+        if (!orders.length && executor.id !== driverId && executor.callSign !== attributes.callSign) continue;
+        const position: Data = {};
+        for (const [from, to] of [["latitude", "latitude"], ["longitude", "longitude"], ["speed", "speed"], ["bearing", "bearing"], ["status", "driverStatus"]] as const) {
+          if (attributes[from] !== undefined) position[to] = String(attributes[from]);
+        }
+        await tx.exchangeLink.update({
+          where: { orderId: link.orderId },
+          data: { executor: { ...executor, ...position, positionAt: new Date().toISOString() } as Prisma.InputJsonObject },
+          select: { orderId: true },
+        });
+      }
+      return;
+    }
+  }
+}
+
+export interface InboundResult {
+  duplicate: boolean;
+}
+
+/** Applies one notification once. Errors are thrown (the exchange retries what is not answered 2xx). */
+export async function receiveNotification(db: Db, topic: InboundTopic, deliveryId: string, body: Data): Promise<InboundResult> {
+  const data = objectOf(body.data);
+  const fx: Effects = { moves: [], created: [], outbox: false };
+  const duplicate = await db.$transaction(async (tx) => {
+    const inserted = await tx.$queryRawUnsafe<Array<{ delivery_id: string }>>(
+      `INSERT INTO inbound_notification (delivery_id, path, payload, received_at) VALUES ($1, $2, $3::jsonb, now())
+       ON CONFLICT (delivery_id) DO NOTHING RETURNING delivery_id`,
+      deliveryId,
+      `/on/${topic}`,
+      JSON.stringify(body),
+    );
+    if (inserted.length === 0) return true;
+    await apply(tx, topic, data, fx);
+    return false;
+  });
+  if (!duplicate) {
+    for (const order of fx.created) {
+      publish({ type: "order.created", orderId: order.id, uuid: order.uuid, state: "FREE", statusCode: codeOf("FREE"), regionId: order.regionId });
+    }
+    publishMoves(fx.moves);
+    if (fx.outbox && fx.moves.length === 0) wakeOutbox();
+    publish({ type: "exchange.changed", exchangeOrderId: Number(typeof data.id === "string" || typeof data.id === "number" ? data.id : 0) || 0, state: topic });
+  }
+  return { duplicate };
+}

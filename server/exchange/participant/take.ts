@@ -1,0 +1,83 @@
+// One of our drivers takes an order the exchange offered us. The take is a
+// direct call (the driver must know at once whether the order is his: of
+// several takers only one wins; the others get Gone). On success the local
+// copy is given to the driver: FREE -> SENT_TO_DRIVER (the exchange's own
+// move, not reported back) -> CONFIRMED (reported as a status update).
+import type { Actor } from "../../actor";
+import { config } from "../../config";
+import type { Db } from "../../db";
+import { ExchangeError } from "../../errors";
+import { haversineMetres } from "../../geo/distance";
+import { moveOrderInTx, publishMoves, type MovedOrder } from "../../orders/move-order";
+import { FREE_STATES, codeOf, isOrderState } from "../../orders/states";
+import { callExchange } from "./client";
+import { DRIVER_SELECT, executorOf } from "./local-order";
+
+export interface TakeOfferOptions {
+  /** Minutes until the car arrives; estimated from the driver's position when not given. */
+  arrivalMinutes?: number;
+  actor?: Actor;
+}
+
+function estimateArrival(driver: { lat: number | null; lon: number | null }, order: { lat: number | null; lon: number | null }): number {
+  if (driver.lat === null || driver.lon === null || order.lat === null || order.lon === null) return 10;
+  const km = (haversineMetres({ lat: driver.lat, lon: driver.lon }, { lat: order.lat, lon: order.lon }) / 1000) * config().ROAD_FACTOR;
+  return Math.max(1, Math.min(180, Math.round((km / config().AVERAGE_SPEED_KMH) * 60)));
+}
+
+export async function takeOffer(db: Db, exchangeOrderId: number | string, driverId: number, options: TakeOfferOptions = {}) {
+  const exchangeId = String(exchangeOrderId);
+  const link = await db.exchangeLink.findUnique({
+    where: { exchangeOrderId: exchangeId },
+    select: { orderId: true, role: true, phase: true, order: { select: { state: true, lat: true, lon: true, service: { select: { name: true } } } } },
+  });
+  if (!link || link.role !== "BOUGHT") throw new ExchangeError("NOT_FOUND", { what: "Exchange offer", id: exchangeId });
+  if (link.phase !== "OFFERED") throw new ExchangeError("GONE", { reason: `the offer of exchange order ${exchangeId} is ${link.phase.toLowerCase()}` });
+  if (!isOrderState(link.order.state) || !FREE_STATES.includes(link.order.state)) {
+    throw new ExchangeError("CONFLICT", { reason: `the local copy of exchange order ${exchangeId} is ${link.order.state}` });
+  }
+  const driver = await db.driver.findUnique({ where: { id: driverId }, select: DRIVER_SELECT });
+  if (!driver || !driver.active) throw new ExchangeError("NOT_FOUND", { what: "Driver", id: driverId });
+  const arrival = options.arrivalMinutes ?? estimateArrival(driver, link.order);
+  const executor = executorOf(driver, link.order.service.name);
+
+  // Only one take of ours at a time for this offer.
+  const claimed = await db.exchangeLink.updateMany({ where: { orderId: link.orderId, phase: "OFFERED" }, data: { phase: "TAKING" } });
+  if (claimed.count === 0) throw new ExchangeError("CONFLICT", { reason: `exchange order ${exchangeId} is being taken already` });
+  try {
+    await callExchange(db, "order/take", {
+      id: exchangeId,
+      orderId: String(link.orderId),
+      attributes: { time: { arrival }, executor },
+    });
+  } catch (error) {
+    await db.exchangeLink.updateMany({
+      where: { orderId: link.orderId, phase: "TAKING" },
+      data: { phase: "OFFERED", note: error instanceof Error ? error.message.slice(0, 500) : "take failed" },
+    });
+    throw error;
+  }
+  const actor = options.actor ?? { type: "DRIVER" as const, id: String(driverId) };
+  const moves = await db.$transaction(async (tx) => {
+    await tx.exchangeLink.update({
+      where: { orderId: link.orderId },
+      data: { phase: "TAKEN", remoteState: codeOf("SENT_TO_DRIVER"), executor: { ...executor, arrival }, note: "" },
+      select: { orderId: true },
+    });
+    const moves: MovedOrder[] = [];
+    moves.push(
+      await moveOrderInTx(tx, {
+        orderId: link.orderId,
+        to: "SENT_TO_DRIVER",
+        driverId,
+        arrivalMinutes: arrival,
+        actor: { type: "EXCHANGE", id: exchangeId },
+        reason: "taken on the exchange",
+      }),
+    );
+    moves.push(await moveOrderInTx(tx, { orderId: link.orderId, to: "CONFIRMED", actor, reason: "the driver took the exchange order" }));
+    return moves;
+  });
+  publishMoves(moves);
+  return { exchangeOrderId: exchangeId, orderId: link.orderId, arrivalMinutes: arrival };
+}

@@ -1,0 +1,108 @@
+// Geocoding of an address as clients send it: a street or public place from
+// our street data with a house, or coordinates, or both. Public places need
+// no house.
+import type { DbOrTx } from "../db";
+import { GeoError } from "../errors";
+import { normalizeHouse } from "./normalize";
+import { regionAt } from "./regions";
+import { findStreet } from "./streets";
+
+export interface AddressInput {
+  name?: string;
+  street?: string;
+  house?: string;
+  lat?: number;
+  lon?: number;
+  entrance?: string;
+  floor?: string;
+  apartment?: string;
+  regionId?: number;
+}
+
+export interface ResolvedAddress {
+  name: string;
+  street: string;
+  house: string;
+  lat: number;
+  lon: number;
+  regionId: number | null;
+  cityId: number | null;
+  publicPlace: boolean;
+  /** false when the point is only as good as the coordinates the client gave */
+  known: boolean;
+  entrance: string;
+  floor: string;
+  apartment: string;
+}
+
+export interface ResolveOptions {
+  cityId?: number;
+  /** Parameter names for errors, e.g. "street"/"house" or "dst_street". */
+  streetParam: string;
+  houseParam: string;
+}
+
+export async function resolveAddress(db: DbOrTx, input: AddressInput, options: ResolveOptions): Promise<ResolvedAddress> {
+  const extra = {
+    name: input.name ?? "",
+    entrance: input.entrance ?? "",
+    floor: input.floor ?? "",
+    apartment: input.apartment ?? "",
+  };
+  const hasPoint = input.lat !== undefined && input.lon !== undefined;
+  const withRegion = async (lat: number, lon: number, cityId: number | null) => {
+    const region = input.regionId !== undefined ? undefined : await regionAt(db, lat, lon, cityId ?? options.cityId);
+    return { regionId: input.regionId ?? region?.id ?? null, cityId: cityId ?? region?.cityId ?? options.cityId ?? null };
+  };
+
+  const streetName = input.street?.trim() || input.name?.trim();
+  if (!streetName) {
+    if (!hasPoint) throw new GeoError("MISSING_PARAMETER", { parameter: options.streetParam });
+    return { ...extra, street: "", house: input.house ?? "", lat: input.lat!, lon: input.lon!, ...(await withRegion(input.lat!, input.lon!, null)), publicPlace: false, known: false };
+  }
+
+  const street = await findStreet(db, options.cityId, streetName);
+  if (!street) {
+    if (hasPoint) {
+      return { ...extra, street: streetName, house: input.house ?? "", lat: input.lat!, lon: input.lon!, ...(await withRegion(input.lat!, input.lon!, null)), publicPlace: false, known: false };
+    }
+    throw new GeoError("ADDRESS_NOT_FOUND", { address: streetName });
+  }
+
+  if (street.kind === "PUBLIC_PLACE") {
+    const lat = input.lat ?? street.lat;
+    const lon = input.lon ?? street.lon;
+    return { ...extra, street: street.fullName, house: input.house ?? "", lat, lon, ...(await withRegion(lat, lon, street.cityId)), publicPlace: true, known: true };
+  }
+
+  const houseText = input.house?.trim();
+  if (!houseText) {
+    if (hasPoint) {
+      return { ...extra, street: street.fullName, house: "", lat: input.lat!, lon: input.lon!, ...(await withRegion(input.lat!, input.lon!, street.cityId)), publicPlace: false, known: false };
+    }
+    throw new GeoError("MISSING_PARAMETER", { parameter: options.houseParam });
+  }
+  const house = await db.house.findUnique({
+    where: { streetId_numberKey: { streetId: street.id, numberKey: normalizeHouse(houseText) } },
+    select: { number: true, lat: true, lon: true, regionId: true },
+  });
+  if (!house) {
+    if (hasPoint) {
+      return { ...extra, street: street.fullName, house: houseText, lat: input.lat!, lon: input.lon!, ...(await withRegion(input.lat!, input.lon!, street.cityId)), publicPlace: false, known: false };
+    }
+    throw new GeoError("ADDRESS_NOT_FOUND", { address: `${street.fullName}, ${houseText}` });
+  }
+  const lat = input.lat ?? house.lat;
+  const lon = input.lon ?? house.lon;
+  return {
+    ...extra,
+    street: street.fullName,
+    house: house.number,
+    lat,
+    lon,
+    regionId: input.regionId ?? house.regionId ?? (await withRegion(lat, lon, street.cityId)).regionId,
+    cityId: street.cityId,
+    publicPlace: false,
+    known: true,
+  };
+}

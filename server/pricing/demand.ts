@@ -1,0 +1,19 @@
+// Demand: when the free orders of a region outnumber its free drivers, the
+// price rises by DEMAND_STEP_PERCENT per order in excess, up to
+// DEMAND_MAX_PERCENT.
+import type { DbOrTx } from "../db";
+import { FREE_STATES } from "../orders/states";
+
+export async function demandMarkupPercent(
+  db: DbOrTx,
+  regionId: number | null,
+  settings: { stepPercent: number; maxPercent: number },
+): Promise<number> {
+  if (regionId === null || settings.stepPercent === 0) return 0;
+  const [freeOrders, freeDrivers] = await Promise.all([
+    db.order.count({ where: { regionId, state: { in: FREE_STATES } } }),
+    db.driver.count({ where: { regionId, state: "FREE", active: true } }),
+  ]);
+  const excess = freeOrders - freeDrivers;
+  return excess > 0 ? Math.min(settings.maxPercent, excess * settings.stepPercent) : 0;
+}

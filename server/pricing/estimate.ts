@@ -1,0 +1,178 @@
+// The price estimate: the rate in force, the route's distance and time (from
+// the client's routing service when given, else straight lines times the
+// road factor at the average speed), extras, demand and bonuses, and a
+// signed token that guarantees the price to the order made from it.
+import { config } from "../config";
+import type { DbOrTx } from "../db";
+import { ValidationError } from "../errors";
+import { resolveAddress, type AddressInput, type ResolvedAddress } from "../geo/address";
+import { pathMetres } from "../geo/distance";
+import { normalizePhone } from "../orders/phone";
+import { computeFare, type FareBreakdown } from "./fare";
+import { demandMarkupPercent } from "./demand";
+import { chooseRate } from "./rates";
+import { issuePriceToken } from "./token";
+
+export interface ExtraRequest {
+  id: number;
+  count: number;
+}
+
+export interface EstimateInput {
+  /** The pickup first, then destinations in order. */
+  points: AddressInput[];
+  serviceId?: number;
+  queueId?: number;
+  rateId?: number;
+  cityId?: number;
+  phone?: string;
+  customerId?: number;
+  extras?: ExtraRequest[];
+  useBonuses?: boolean;
+  preOrderTime?: Date;
+  /** From an external routing service: metres and seconds. */
+  distanceMetres?: number;
+  routeSeconds?: number;
+  /** Parameter name of the points, for errors. */
+  pointsParam?: string;
+}
+
+export interface Estimate {
+  amount: number;
+  distanceMetres: number;
+  routeSeconds: number;
+  approximate: boolean;
+  token: string;
+  points: ResolvedAddress[];
+  serviceId: number;
+  rateId: number;
+  breakdown: FareBreakdown;
+}
+
+export async function resolveService(db: DbOrTx, serviceId: number | undefined, cityId: number | undefined) {
+  if (serviceId !== undefined) {
+    const service = await db.service.findUnique({ where: { id: serviceId }, select: { id: true, cityId: true, active: true } });
+    if (!service || !service.active) throw new ValidationError("NOT_FOUND", { what: "Service", id: serviceId });
+    return service;
+  }
+  const service = await db.service.findFirst({
+    where: { active: true, ...(cityId !== undefined ? { cityId } : {}) },
+    orderBy: [{ sortOrder: "asc" }, { id: "asc" }],
+    select: { id: true, cityId: true, active: true },
+  });
+  if (!service) throw new ValidationError("NOT_FOUND", { what: "Service" });
+  return service;
+}
+
+export async function resolveExtras(db: DbOrTx, serviceId: number, queueId: number | null, requested: ExtraRequest[], param = "extras") {
+  if (requested.length === 0) return [];
+  const ids = [...new Set(requested.map((e) => e.id))];
+  const rows = await db.extra.findMany({
+    where: { id: { in: ids }, serviceId, OR: [{ queueId: null }, ...(queueId !== null ? [{ queueId }] : [])] },
+    select: { id: true, price: true, allowMultiple: true },
+  });
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const merged = new Map<number, number>();
+  for (const e of requested) merged.set(e.id, (merged.get(e.id) ?? 0) + e.count);
+  return [...merged].map(([id, count]) => {
+    const extra = byId.get(id);
+    if (!extra) throw new ValidationError("BAD_PARAMETER", { parameter: param, expected: `extras of service ${serviceId} (no extra ${id})` });
+    if (count < 1 || count > 20 || (!extra.allowMultiple && count > 1)) {
+      throw new ValidationError("BAD_PARAMETER", { parameter: param, expected: `a count from 1 to ${extra.allowMultiple ? 20 : 1} for extra ${id}` });
+    }
+    return { id, price: extra.price, count };
+  });
+}
+
+export async function estimatePrice(db: DbOrTx, input: EstimateInput): Promise<Estimate> {
+  const cfg = config();
+  const pointsParam = input.pointsParam ?? "way_points";
+  if (input.points.length === 0) throw new ValidationError("MISSING_PARAMETER", { parameter: pointsParam });
+  if (input.points.length > 20) throw new ValidationError("BAD_PARAMETER", { parameter: pointsParam, expected: "at most 20 points" });
+
+  const pickup = await resolveAddress(db, input.points[0]!, { cityId: input.cityId, streetParam: pointsParam, houseParam: pointsParam });
+  const cityId = input.cityId ?? pickup.cityId ?? undefined;
+  const service = await resolveService(db, input.serviceId, cityId);
+  const points = [pickup];
+  for (const point of input.points.slice(1)) {
+    points.push(await resolveAddress(db, point, { cityId: service.cityId, streetParam: pointsParam, houseParam: pointsParam }));
+  }
+  let queueId: number | null = input.queueId ?? null;
+  if (queueId !== null) {
+    const queue = await db.queue.findUnique({ where: { id: queueId }, select: { serviceId: true } });
+    if (!queue || queue.serviceId !== service.id) throw new ValidationError("BAD_PARAMETER", { parameter: "queue_id", expected: "a queue of the chosen service" });
+  } else {
+    queueId = (await db.queue.findFirst({ where: { serviceId: service.id, isMain: true }, select: { id: true } }))?.id ?? null;
+  }
+  const city = await db.city.findUniqueOrThrow({ where: { id: service.cityId }, select: { timezone: true } });
+  const at = input.preOrderTime ?? new Date();
+  const rate = await chooseRate(db, { serviceId: service.id, queueId, rateId: input.rateId, at, timeZone: city.timezone });
+  const extras = await resolveExtras(db, service.id, queueId, input.extras ?? []);
+
+  const straight = pathMetres(points);
+  const distanceMetres = input.distanceMetres ?? Math.round(straight * cfg.ROAD_FACTOR);
+  const routeSeconds = input.routeSeconds ?? Math.round((distanceMetres / 1000 / cfg.AVERAGE_SPEED_KMH) * 3600);
+  const phone = input.phone ? normalizePhone(input.phone) : undefined;
+  if (input.phone && !phone) throw new ValidationError("BAD_PARAMETER", { parameter: "phone", expected: "phone number" });
+
+  let bonusAvailable = 0;
+  if (input.useBonuses && phone) {
+    bonusAvailable = (await db.client.findUnique({ where: { phone }, select: { bonus: true } }))?.bonus ?? 0;
+  }
+  const markupPercent = await demandMarkupPercent(db, pickup.regionId, { stepPercent: cfg.DEMAND_STEP_PERCENT, maxPercent: cfg.DEMAND_MAX_PERCENT });
+  const breakdown = computeFare({
+    rate,
+    distanceMetres,
+    routeSeconds,
+    extras,
+    markupPercent,
+    bonusAvailable,
+    bonusMaxPercent: cfg.BONUS_MAX_PERCENT,
+    useBonuses: input.useBonuses ?? false,
+  });
+
+  const token = issuePriceToken(
+    {
+      amount: breakdown.total,
+      distance: distanceMetres,
+      routeTime: routeSeconds,
+      cityId: service.cityId,
+      serviceId: service.id,
+      queueId,
+      rateId: rate.id,
+      regionId: pickup.regionId,
+      phone: phone ?? null,
+      customerId: input.customerId ?? null,
+      points: points.map((p) => ({
+        street: p.street,
+        house: p.house,
+        lat: p.lat,
+        lon: p.lon,
+        ...(p.name ? { name: p.name } : {}),
+        ...(p.entrance ? { entrance: p.entrance } : {}),
+        ...(p.floor ? { floor: p.floor } : {}),
+        ...(p.apartment ? { apartment: p.apartment } : {}),
+        regionId: p.regionId,
+      })),
+      extras: extras.map((e) => [e.id, e.count] as [number, number]),
+      preOrderTime: input.preOrderTime?.toISOString() ?? null,
+      bonusUsed: breakdown.bonusUsed,
+      markupPercent,
+    },
+    cfg.PRICE_TOKEN_TTL_SECONDS,
+  );
+
+  return {
+    amount: breakdown.total,
+    distanceMetres,
+    routeSeconds,
+    // Exact only when the route came from the client's routing service and
+    // every point is a known address.
+    approximate: input.distanceMetres === undefined || points.some((p) => !p.known),
+    token,
+    points,
+    serviceId: service.id,
+    rateId: rate.id,
+    breakdown,
+  };
+}

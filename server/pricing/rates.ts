@@ -1,0 +1,87 @@
+// Which rate is in force: an explicit rate, or the service's rates that apply
+// at the order time's hour in the city's time zone, the queue's own before
+// the service-wide ones, hour-bound before all-day, the basic one last.
+import type { DbOrTx } from "../db";
+import { PricingError, ValidationError } from "../errors";
+
+export const rateSelect = {
+  id: true,
+  cityId: true,
+  serviceId: true,
+  queueId: true,
+  name: true,
+  isBasic: true,
+  pickUp: true,
+  minFare: true,
+  kmCost: true,
+  kmStart: true,
+  minuteCost: true,
+  standCost: true,
+  freeStandTime: true,
+  waitCost: true,
+  freeWaitTime: true,
+  roundTo: true,
+  startHour: true,
+  endHour: true,
+} as const;
+
+export interface RateRow {
+  id: number;
+  cityId: number;
+  serviceId: number;
+  queueId: number | null;
+  name: string;
+  isBasic: boolean;
+  pickUp: number;
+  minFare: number;
+  kmCost: number;
+  kmStart: number;
+  minuteCost: number;
+  standCost: number;
+  freeStandTime: number;
+  waitCost: number;
+  freeWaitTime: number;
+  roundTo: number;
+  startHour: number | null;
+  endHour: number | null;
+}
+
+/** The hour (0..23) of `at` in a time zone. */
+export function localHour(at: Date, timeZone: string): number {
+  const hour = new Intl.DateTimeFormat("en-GB", { hour: "numeric", hourCycle: "h23", timeZone }).format(at);
+  return Number(hour) % 24;
+}
+
+export function rateAppliesAt(rate: Pick<RateRow, "startHour" | "endHour">, hour: number): boolean {
+  if (rate.startHour === null || rate.endHour === null) return true;
+  if (rate.startHour === rate.endHour) return true;
+  return rate.startHour < rate.endHour
+    ? hour >= rate.startHour && hour < rate.endHour
+    : hour >= rate.startHour || hour < rate.endHour;
+}
+
+export async function chooseRate(
+  db: DbOrTx,
+  input: { serviceId: number; queueId: number | null; rateId?: number; at: Date; timeZone: string },
+): Promise<RateRow> {
+  if (input.rateId !== undefined) {
+    const rate = await db.rate.findUnique({ where: { id: input.rateId }, select: rateSelect });
+    if (!rate || rate.serviceId !== input.serviceId) {
+      throw new ValidationError("BAD_PARAMETER", { parameter: "rate_id", expected: "a rate of the chosen service" });
+    }
+    return rate;
+  }
+  const hour = localHour(input.at, input.timeZone);
+  const rates = await db.rate.findMany({ where: { serviceId: input.serviceId }, select: rateSelect, orderBy: { id: "asc" } });
+  const applicable = rates
+    .filter((r) => (r.queueId === null || r.queueId === input.queueId) && rateAppliesAt(r, hour))
+    .sort(
+      (a, b) =>
+        Number(b.queueId !== null) - Number(a.queueId !== null) ||
+        Number(b.startHour !== null) - Number(a.startHour !== null) ||
+        Number(a.isBasic) - Number(b.isBasic),
+    );
+  const rate = applicable[0];
+  if (!rate) throw new PricingError("NO_RATE", { serviceId: input.serviceId });
+  return rate;
+}

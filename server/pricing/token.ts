@@ -1,0 +1,72 @@
+// The guaranteed-price token: what was priced, signed with the application
+// secret (HMAC-SHA256) and expiring. Stateless, so any instance accepts a
+// token another issued; that it is used once is decided by the database (the
+// order's unique price_token column holds the token's id).
+import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
+import { z } from "zod";
+import { appSecret } from "../auth/secret";
+import { PricingError } from "../errors";
+
+const pointSchema = z.object({
+  street: z.string(),
+  house: z.string(),
+  lat: z.number(),
+  lon: z.number(),
+  name: z.string().optional(),
+  entrance: z.string().optional(),
+  floor: z.string().optional(),
+  apartment: z.string().optional(),
+  regionId: z.number().nullable().optional(),
+});
+
+export const priceTokenSchema = z.object({
+  /** token id: the order remembers it, so a token makes one order */
+  jti: z.string(),
+  exp: z.number(),
+  amount: z.number().int(),
+  distance: z.number().int(),
+  routeTime: z.number().int(),
+  cityId: z.number().int(),
+  serviceId: z.number().int(),
+  queueId: z.number().int().nullable(),
+  rateId: z.number().int(),
+  regionId: z.number().int().nullable(),
+  phone: z.string().nullable(),
+  customerId: z.number().int().nullable(),
+  points: z.array(pointSchema).min(1),
+  extras: z.array(z.tuple([z.number().int(), z.number().int()])),
+  preOrderTime: z.string().nullable(),
+  bonusUsed: z.number().int(),
+  markupPercent: z.number(),
+});
+
+export type PriceToken = z.infer<typeof priceTokenSchema>;
+
+function sign(body: string): string {
+  return createHmac("sha256", appSecret()).update(body).digest("base64url");
+}
+
+export function issuePriceToken(claims: Omit<PriceToken, "jti" | "exp">, ttlSeconds: number, now = Date.now()): string {
+  const token: PriceToken = { ...claims, jti: randomUUID(), exp: Math.floor(now / 1000) + ttlSeconds };
+  const body = Buffer.from(JSON.stringify(token), "utf8").toString("base64url");
+  return `${body}.${sign(body)}`;
+}
+
+/** The claims of a genuine, unexpired token; PricingError otherwise. */
+export function verifyPriceToken(token: string, now = Date.now()): PriceToken {
+  const [body, signature, ...rest] = token.split(".");
+  if (!body || !signature || rest.length) throw new PricingError("TOKEN_INVALID");
+  const expected = Buffer.from(sign(body));
+  const given = Buffer.from(signature);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw new PricingError("TOKEN_INVALID");
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(body, "base64url").toString("utf8"));
+  } catch {
+    throw new PricingError("TOKEN_INVALID");
+  }
+  const claims = priceTokenSchema.safeParse(parsed);
+  if (!claims.success) throw new PricingError("TOKEN_INVALID");
+  if (claims.data.exp * 1000 < now) throw new PricingError("TOKEN_EXPIRED");
+  return claims.data;
+}

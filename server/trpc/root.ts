@@ -1,0 +1,22 @@
+// The console's tRPC router: one sub-router per domain.
+import { createCallerFactory, createTRPCRouter } from "./init";
+import { sessionRouter } from "./routers/session";
+import { ordersRouter } from "./routers/orders";
+import { referenceRouter } from "./routers/reference";
+import { driversRouter } from "./routers/drivers";
+import { adminRouter } from "./routers/admin";
+import { liveRouter } from "./routers/live";
+
+export const appRouter = createTRPCRouter({
+  session: sessionRouter,
+  orders: ordersRouter,
+  reference: referenceRouter,
+  drivers: driversRouter,
+  admin: adminRouter,
+  live: liveRouter,
+});
+
+export type AppRouter = typeof appRouter;
+
+/** Calls procedures without HTTP: `createCaller(createContextInner({ claims }))`. */
+export const createCaller = createCallerFactory(appRouter);

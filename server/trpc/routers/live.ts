@@ -1,0 +1,69 @@
+// Live events for the console over SSE (httpSubscriptionLink): the event bus
+// of server/events/bus.ts, filtered by what the operator's roles may see.
+// The operator is re-checked every RECHECK_MS so that a disabled user's open
+// stream ends too.
+import { TRPCError } from "@trpc/server";
+import { createTRPCRouter, protectedProcedure } from "../init";
+import { subscribe, type LiveEvent } from "../../events/bus";
+import { hasAnyRole, resolveConsoleUser, type ConsoleUser } from "../../console/session";
+import { serverMessages } from "../../i18n/console";
+import type { UserRole } from "../../generated/prisma/enums";
+
+const RECHECK_MS = 30_000;
+/** A console that cannot keep up is told to reload instead of holding memory. */
+const MAX_QUEUE = 2_000;
+
+const ROLES_OF: Record<LiveEvent["type"], UserRole[]> = {
+  "order.created": ["DISPATCHER"],
+  "order.changed": ["DISPATCHER"],
+  "driver.changed": ["DISPATCHER"],
+  "balance.changed": ["ACCOUNTANT"],
+  "exchange.changed": ["EXCHANGE_OPERATOR"],
+  "outbox.changed": ["ADMIN"],
+};
+
+export type ConsoleEvent = LiveEvent | { type: "resync" };
+
+export function visibleTo(user: Pick<ConsoleUser, "roles">, event: LiveEvent): boolean {
+  return hasAnyRole(user, ROLES_OF[event.type]);
+}
+
+export const liveRouter = createTRPCRouter({
+  events: protectedProcedure.subscription(async function* ({ ctx, signal }): AsyncGenerator<ConsoleEvent> {
+    let user = ctx.user;
+    const queue: ConsoleEvent[] = [];
+    let wake: (() => void) | undefined;
+    const off = subscribe((event) => {
+      if (!visibleTo(user, event)) return;
+      if (queue.length >= MAX_QUEUE) {
+        queue.length = 0;
+        queue.push({ type: "resync" });
+      } else queue.push(event);
+      wake?.();
+    });
+    const onAbort = () => wake?.();
+    signal?.addEventListener("abort", onAbort);
+    let lastCheck = Date.now();
+    try {
+      while (!signal?.aborted) {
+        while (queue.length) yield queue.shift()!;
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          timer = setTimeout(resolve, RECHECK_MS);
+        });
+        clearTimeout(timer);
+        wake = undefined;
+        if (Date.now() - lastCheck >= RECHECK_MS) {
+          lastCheck = Date.now();
+          const fresh = await resolveConsoleUser(ctx.db, ctx.claims);
+          if (!fresh) throw new TRPCError({ code: "UNAUTHORIZED", message: serverMessages[ctx.locale].signInAgain });
+          user = fresh;
+        }
+      }
+    } finally {
+      off();
+      signal?.removeEventListener("abort", onAbort);
+    }
+  }),
+});

@@ -1,0 +1,17 @@
+// The signed-in operator: who they are and their console settings.
+import { z } from "zod";
+import { createTRPCRouter, protectedProcedure } from "../init";
+import { setUserLocale } from "../../console/users";
+
+export const sessionRouter = createTRPCRouter({
+  me: protectedProcedure.query(({ ctx }) => ctx.user),
+
+  /** Remembers the operator's language (the console also keeps it in a cookie). */
+  setLocale: protectedProcedure
+    .meta({ entity: "user" })
+    .input(z.object({ locale: z.enum(["ru", "en"]) }))
+    .mutation(async ({ ctx, input }) => {
+      await setUserLocale(ctx.db, { userId: ctx.user.id, locale: input.locale });
+      return { id: ctx.user.id, locale: input.locale };
+    }),
+});
