@@ -2,6 +2,8 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
+  // NEXT_DIST_DIR lets parallel builds (tests, several checkouts) keep apart.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
   poweredByHeader: false,
   // Type checking is `npm run typecheck` (CI runs it); the build skips it to save time.
   typescript: { ignoreBuildErrors: true },

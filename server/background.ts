@@ -2,10 +2,12 @@
 // delivery worker and the periodic jobs. Returns a function that stops it.
 import { config } from "./config";
 import { startOutboxWorker } from "./notifications/worker";
+import { startExchangeJobs } from "./exchange/jobs";
 
 export function startBackgroundWork(): () => Promise<void> {
   const stops: Array<() => Promise<void>> = [];
   stops.push(startOutboxWorker(config().OUTBOX_POLL_MS));
+  stops.push(startExchangeJobs());
   return async () => {
     await Promise.all(stops.map((stop) => stop()));
   };

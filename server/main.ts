@@ -19,7 +19,7 @@ import { log } from "./log";
 const root = path.resolve(import.meta.dirname, "..");
 
 function buildIfNeeded(): void {
-  if (existsSync(path.join(root, ".next", "BUILD_ID"))) return;
+  if (existsSync(path.join(root, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID"))) return;
   console.log("Building the application (first start)...");
   const result = spawnSync(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], {
     cwd: root,

@@ -46,7 +46,11 @@ export function boardWhere(filter: ParsedBoardFilter): Prisma.OrderWhereInput {
   if (filter.serviceId) and.push({ serviceId: filter.serviceId });
   if (filter.regionId) and.push({ regionId: filter.regionId });
   const q = filter.q?.trim();
-  if (q) {
+  const byNumber = q ? /^#(\d{1,9})$/.exec(q) : null;
+  if (byNumber?.[1]) {
+    // "#123": that order only.
+    and.push({ id: Number(byNumber[1]) });
+  } else if (q) {
     const or: Prisma.OrderWhereInput[] = [
       { street: { contains: q, mode: "insensitive" } },
       { dst: { contains: q, mode: "insensitive" } },
@@ -56,7 +60,7 @@ export function boardWhere(filter: ParsedBoardFilter): Prisma.OrderWhereInput {
     ];
     const digits = phoneDigits(q);
     if (digits.length >= 3) or.push({ phone: { contains: digits } });
-    const number = /^#?(\d{1,9})$/.exec(q);
+    const number = /^(\d{1,9})$/.exec(q);
     if (number?.[1]) or.push({ id: Number(number[1]) });
     and.push({ OR: or });
   }

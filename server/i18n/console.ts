@@ -74,7 +74,7 @@ const ru = {
   board: {
     title: "Заказы",
     groups: { active: "Активные", moderation: "Модерация", free: "Ожидают машину", assigned: "В работе", preorders: "Предварительные", done: "Завершённые", all: "Все" },
-    search: "Телефон, адрес, позывной или № заказа",
+    search: "Телефон, адрес, позывной или #номер заказа",
     state: "Состояние",
     service: "Услуга",
     region: "Район",
@@ -336,7 +336,7 @@ const en: ConsoleStrings = {
   board: {
     title: "Orders",
     groups: { active: "Active", moderation: "Moderation", free: "Waiting for a car", assigned: "In progress", preorders: "Advance", done: "Finished", all: "All" },
-    search: "Phone, address, call sign or order no.",
+    search: "Phone, address, call sign or #order number",
     state: "State",
     service: "Service",
     region: "Region",
