@@ -26,7 +26,7 @@ test.describe("sign-in", () => {
     await page.locator('input[name="email"]').fill(userOf("DISPATCHER").email);
     await page.locator('input[name="password"]').fill("not-the-password");
     await page.locator('button[type="submit"]').click();
-    await expect(page.getByRole("alert")).toContainText("Неверная почта или пароль");
+    await expect(page.getByRole("alert").filter({ hasText: "Неверная почта или пароль" })).toBeVisible();
     await expect(page).toHaveURL(/\/signin/);
   });
 

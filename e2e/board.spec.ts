@@ -119,7 +119,7 @@ test("status moves: only allowed targets are offered, moves are recorded, refusa
   const forbidden = await trpc(baseUrl, dispatcher, "orders.move", { orderId: id, to: "IN_PROCESS", expectedVersion: current.data!.version }, "mutation");
   expect(forbidden.status).toBe(422);
   expect(forbidden.error?.domainCode).toBe("FORBIDDEN_MOVE");
-  expect(forbidden.error?.message).toContain("Нельзя перевести заказ из «Отправлен водителю»");
+  expect(forbidden.error?.message).toContain("Нельзя перевести заказ из состояния «Отправлен водителю» (1) в «Выполняется» (4)");
   // A stale version: refused as a conflict.
   const stale = await trpc(baseUrl, dispatcher, "orders.move", { orderId: id, to: "CONFIRMED", expectedVersion: current.data!.version - 1 }, "mutation");
   expect(stale.status).toBe(409);

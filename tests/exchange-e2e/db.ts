@@ -19,8 +19,8 @@ export interface PreparedDb {
   kind: TestDb;
   /** Environment that points a server at this database. */
   env: Record<string, string>;
-  /** Opens the database again from the test process (PostgreSQL only; PGlite belongs to its server). */
-  open?: () => Promise<{ prisma: PrismaClient; close: () => Promise<void> }>;
+  /** Opens the database from the test process: PGlite only while its server is stopped. */
+  open: () => Promise<{ prisma: PrismaClient; close: () => Promise<void> }>;
   drop: () => Promise<void>;
 }
 
@@ -42,8 +42,19 @@ export async function prepareDatabase<T>(kind: TestDb, fill: (prisma: PrismaClie
       await prisma.$disconnect();
       await pglite.close();
     }
+    const open = async () => {
+      const again = new PGlite(path.join(dir, "pglite"));
+      const client = new PrismaClient({ adapter: new PrismaPGlite(again) as unknown as AdapterFactory });
+      return {
+        prisma: client,
+        close: async () => {
+          await client.$disconnect();
+          await again.close();
+        },
+      };
+    };
     return {
-      db: { kind, env: { DATA_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) },
+      db: { kind, env: { DATA_DIR: dir }, open, drop: async () => rmSync(dir, { recursive: true, force: true }) },
       result,
     };
   }
@@ -99,4 +110,14 @@ export async function startOn(prepared: PreparedDb, env: Record<string, string>)
     seedDemo: false,
     env: { LOG_LEVEL: "error", OUTBOX_POLL_MS: "50", EXCHANGE_JOB_INTERVAL_MS: "200", EXCHANGE_CHECK_SECONDS: "0", ...prepared.env, ...env },
   });
+}
+
+/** Runs `fn` on the prepared database (for PGlite: after its server stopped). */
+export async function withDatabase<T>(prepared: PreparedDb, fn: (prisma: PrismaClient) => Promise<T>): Promise<T> {
+  const { prisma, close } = await prepared.open();
+  try {
+    return await fn(prisma);
+  } finally {
+    await close();
+  }
 }

@@ -18,7 +18,6 @@ export function ModerationQueue({ items, total, onOpen }: { items: BoardRow[]; t
   const { approve } = useOrderActions();
   const [rejecting, setRejecting] = useState<ModerationTarget | null>(null);
   const [toDriver, setToDriver] = useState<ModerationTarget | null>(null);
-  const shown = items.slice(0, 6);
   if (total === 0) return null;
   return (
     <section className="moderation" aria-label={t.moderation.title} data-testid="moderation-queue">
@@ -30,8 +29,8 @@ export function ModerationQueue({ items, total, onOpen }: { items: BoardRow[]; t
         <span className="pill pill-moderation">{total}</span>
       </div>
       <ul className="moderation-list">
-        {shown.map((o) => (
-          <li key={o.id} className="moderation-item" data-order-id={o.id}>
+        {items.map((o) => (
+          <li key={o.id} className={`moderation-item${Date.now() - o.createdAt.getTime() < 15_000 ? " fresh" : ""}`} data-order-id={o.id}>
             <button type="button" className="moderation-open" onClick={() => onOpen(o.id)}>
               <span className="mono strong">#{o.id}</span>
               <span className="muted small">{t.moderation.waiting(t.common.minutes(Math.max(0, Math.round((Date.now() - o.createdAt.getTime()) / 60_000))))}</span>
@@ -69,7 +68,7 @@ export function ModerationQueue({ items, total, onOpen }: { items: BoardRow[]; t
           </li>
         ))}
       </ul>
-      {total > shown.length ? <div className="moderation-more muted small">{t.moderation.more(total - shown.length)}</div> : null}
+      {total > items.length ? <div className="moderation-more muted small">{t.moderation.more(total - items.length)}</div> : null}
       {rejecting ? <RejectDialog order={rejecting} onClose={() => setRejecting(null)} /> : null}
       {toDriver ? <ApproveToDriverDialog order={toDriver} onClose={() => setToDriver(null)} /> : null}
     </section>
