@@ -71,7 +71,7 @@ export type Config = z.infer<typeof configSchema>;
 
 export class ConfigError extends Error {}
 
-export function parseConfig(env: NodeJS.ProcessEnv): Config {
+export function parseConfig(env: Record<string, string | undefined>): Config {
   const result = configSchema.safeParse(env);
   if (!result.success) {
     const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);

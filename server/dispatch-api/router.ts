@@ -7,6 +7,7 @@ import { jsonResponse, type ApiRequest, type ApiResponse } from "../http/types";
 import { errorMessage } from "../i18n/errors";
 import type { DispatchContext, Operation } from "./define";
 import { OPERATIONS } from "./operations";
+import { buildOpenApiDocument } from "./openapi";
 import { parseParams, readParams } from "./params";
 import { done, errorReply, failure } from "./reply";
 
@@ -22,8 +23,14 @@ function pick(ops: Operation[], method: string, params: Map<string, string>): Op
   return candidates.find((op) => op.when?.(params)) ?? candidates.find((op) => !op.when);
 }
 
+let openApiBody: string | undefined;
+
 export async function handleDispatchApi(request: ApiRequest): Promise<ApiResponse> {
   const language = config().LANGUAGE;
+  if (request.path === "openapi.json" && (request.method === "GET" || request.method === "HEAD")) {
+    openApiBody ??= JSON.stringify(buildOpenApiDocument());
+    return { status: 200, headers: { "content-type": "application/json; charset=utf-8" }, body: openApiBody };
+  }
   const ops = byPath.get(request.path);
   if (!ops) {
     return jsonResponse(404, {

@@ -3,7 +3,6 @@
 import { useState } from "react";
 import { Modal } from "../ui";
 import { useI18n } from "../i18n";
-import { toast } from "../toast";
 import { DriverSelect, type PickedDriver } from "./driver-picker";
 import { useOrderActions } from "./use-order-actions";
 
@@ -71,10 +70,7 @@ export function ApproveToDriverDialog({ order, onClose, onDone }: { order: Moder
   const [error, setError] = useState<string | null>(null);
   const submit = () => {
     if (!driver) return setError(t.order.driverRequired);
-    approve.mutate(
-      { orderId: order.id, expectedVersion: order.version, driverId: driver.id },
-      { onSuccess: () => toast.success(t.moderation.sent(order.id, driver.callSign)) },
-    );
+    approve.mutate({ orderId: order.id, expectedVersion: order.version, driverId: driver.id });
     onClose();
     onDone?.();
   };

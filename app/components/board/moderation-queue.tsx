@@ -4,7 +4,6 @@
 import { useState } from "react";
 import { useI18n } from "../i18n";
 import { Icon } from "../icons";
-import { toast } from "../toast";
 import type { BoardRow } from "./types";
 import { ApproveToDriverDialog, RejectDialog, type ModerationTarget } from "./moderation-dialogs";
 import { useOrderActions } from "./use-order-actions";
@@ -48,12 +47,7 @@ export function ModerationQueue({ items, total, onOpen }: { items: BoardRow[]; t
                 type="button"
                 className="btn btn-small btn-primary"
                 title={t.moderation.approveHint}
-                onClick={() =>
-                  approve.mutate(
-                    { orderId: o.id, expectedVersion: o.version },
-                    { onSuccess: (moved) => toast.success(t.moderation.approved(moved.id)) },
-                  )
-                }
+                onClick={() => approve.mutate({ orderId: o.id, expectedVersion: o.version })}
               >
                 <Icon name="check" size={14} />
                 {t.moderation.approve}

@@ -173,9 +173,7 @@ function ModerationBar({ order }: { order: OrderDetails }) {
         <button
           type="button"
           className="btn btn-primary"
-          onClick={() =>
-            approve.mutate({ orderId: order.id, expectedVersion: order.version }, { onSuccess: (m) => toast.success(t.moderation.approved(m.id)) })
-          }
+          onClick={() => approve.mutate({ orderId: order.id, expectedVersion: order.version })}
         >
           <Icon name="check" size={16} />
           {t.moderation.approve}

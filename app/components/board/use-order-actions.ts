@@ -72,6 +72,8 @@ export function useOrderActions() {
       meta: { inlineError: true },
       onMutate: (vars) => optimistic(vars.orderId, vars.driverId ? "SENT_TO_DRIVER" : "FREE"),
       onError,
+      onSuccess: (moved) =>
+        toast.success(moved.driverCallSign ? t.moderation.sent(moved.id, moved.driverCallSign) : t.moderation.approved(moved.id)),
       onSettled: (_d, _e, vars) => settle(vars.orderId),
     }),
   );

@@ -104,7 +104,8 @@ export const ordersRouter = createTRPCRouter({
     .input(z.object({ orderId: id, expectedVersion: version, driverId: id.nullish() }))
     .mutation(async ({ ctx, input }) => {
       const moved = await approveOrder(ctx.db, { ...input, actor: actorOf(ctx.user) });
-      return { id: moved.id, from: moved.from, to: moved.to, version: moved.version };
+      const driver = moved.driverId ? await ctx.db.driver.findUnique({ where: { id: moved.driverId }, select: { callSign: true } }) : null;
+      return { id: moved.id, from: moved.from, to: moved.to, version: moved.version, driverCallSign: driver?.callSign ?? null };
     }),
 
   reject: dispatcherProcedure
