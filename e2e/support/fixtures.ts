@@ -5,6 +5,7 @@ import { test as base, expect, type Page } from "@playwright/test";
 import { env, userOf, type Role } from "./env";
 
 export const test = base.extend<{ shot: (name: string) => Promise<void> }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from the pattern
   baseURL: async ({}, use) => {
     await use(env().baseUrl);
   },

@@ -14,8 +14,24 @@ import type { ExtraRequest } from "../../pricing/estimate";
 
 const actorOf = (ctx: DispatchContext): Actor => ({ type: "API_KEY", id: ctx.apiKey ? String(ctx.apiKey.id) : null });
 
-/** "3*1,7*2" or "3,7" (count 1). */
+/**
+ * "3*1,7*2" or "3,7" (count 1); also the estimate's JSON object form
+ * {"3": 1}, which clients that reuse one parameter set send here too.
+ */
 export function parseExtrasList(text: string, param = "extras"): ExtraRequest[] {
+  if (text.trim().startsWith("{")) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new ValidationError("BAD_PARAMETER", { parameter: param, expected: "extra_id*count items separated by commas" });
+    }
+    const entries = z.record(z.string().regex(/^\d{1,9}$/), z.coerce.number().int().min(0).max(20)).safeParse(parsed);
+    if (!entries.success) throw new ValidationError("BAD_PARAMETER", { parameter: param, expected: "extra_id*count items separated by commas" });
+    return Object.entries(entries.data)
+      .filter(([, count]) => count > 0)
+      .map(([id, count]) => ({ id: Number(id), count }));
+  }
   return text
     .split(",")
     .map((item) => item.trim())

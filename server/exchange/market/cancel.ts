@@ -1,10 +1,9 @@
 // POST /order/cancel and POST /order/revoke.
 //
 // Cancel: the seller or the executor ends the order with a status: a DONE
-// status other than 100 (default 95, the client refused), or 19
-// (CANCELLED_BY_CLIENT: provisional; the seller may restore the order by
-// registering it again). The other party — and while nobody has taken it,
-// everyone it is on offer to — is told `cancelled`.
+// status other than 100 (91 to 99; default 95, the client refused). The
+// other party — and while nobody has taken it, everyone it is on offer to —
+// is told `cancelled`.
 //
 // Revoke: the seller withdraws the order from the exchange (DONE_REMOVED);
 // everyone it is on offer to and its executor are told `revoked`.
@@ -15,7 +14,7 @@ import { notify, orderKey } from "../notify";
 import type { ExchangeCaller } from "../sessions";
 import { announce, lockOpenOrder, moveExchangeOrder, openOffers, roleOf, withdrawOffers } from "./common";
 
-export const CANCEL_STATES: OrderState[] = ["CANCELLED_BY_CLIENT", ...DONE_STATES.filter((s) => s !== "DONE_SUCCESSFUL")];
+export const CANCEL_STATES: OrderState[] = DONE_STATES.filter((s) => s !== "DONE_SUCCESSFUL");
 
 export interface CancelInput {
   id: number;
@@ -27,20 +26,19 @@ export async function cancelOrder(db: Db, caller: ExchangeCaller, input: CancelI
   const status = input.status ?? codeOf("DONE_CANCELLED");
   const target = stateOfCode(status);
   if (!target || !CANCEL_STATES.includes(target)) {
-    throw badRequest(`status ${status} is not a cancellation status (19, or one of 91 to 99)`, { parameter: "data.status" });
+    throw badRequest(`status ${status} is not a cancellation status (91 to 99)`, { parameter: "data.status" });
   }
   const reason = (input.reason ?? "").slice(0, 500);
   const moved = await db.$transaction(async (tx) => {
     const order = await lockOpenOrder(tx, input.id);
     const role = roleOf(order, caller.participantId, ["seller", "executor"]);
-    if (order.state === "CANCELLED_BY_CLIENT" && target === "CANCELLED_BY_CLIENT") throw gone(`order ${order.id} is already cancelled`);
     const offered = order.executorId === null ? await openOffers(tx, order.id) : [];
     const moved = await moveExchangeOrder(tx, order, target, {
       participantId: caller.participantId,
       reason: reason || `cancelled by the ${role}`,
       data: { cancelReason: reason },
     });
-    if (target !== "CANCELLED_BY_CLIENT") await withdrawOffers(tx, order.id);
+    await withdrawOffers(tx, order.id);
     const recipients = new Set<number>([order.sellerId, ...(order.executorId !== null ? [order.executorId] : offered)]);
     recipients.delete(caller.participantId);
     await notify(

@@ -158,10 +158,21 @@ export function attributesOf(order: Pick<ExchangeOrderRow, "attributes">): Recor
   return a && typeof a === "object" && !Array.isArray(a) ? (a as Record<string, Prisma.JsonValue>) : {};
 }
 
+/**
+ * The order's attributes as a participant may see them: the seller and the
+ * executor (`party`) see everything; a participant it is only offered to
+ * does not see the client (phone, name) — the executor gets them with
+ * `restore` when it takes the order.
+ */
+function visibleAttributes(order: ExchangeOrderRow, party: boolean): Record<string, unknown> {
+  const { client, ...rest } = attributesOf(order);
+  return party && client !== undefined ? { ...rest, client } : rest;
+}
+
 /** The order as the reference's resource: type, id, attributes with the status. */
-export function orderResource(order: ExchangeOrderRow, options: { withExecutor?: boolean } = {}) {
-  const attributes: Record<string, unknown> = { ...attributesOf(order), status: order.statusCode };
-  if (options.withExecutor && order.executor) {
+export function orderResource(order: ExchangeOrderRow, options: { party: boolean }) {
+  const attributes: Record<string, unknown> = { ...visibleAttributes(order, options.party), status: order.statusCode };
+  if (options.party && order.executor) {
     attributes.executor = order.executor;
     if (order.arrivalMinutes !== null) {
       attributes.time = { ...((attributes.time as Record<string, unknown> | undefined) ?? {}), arrival: order.arrivalMinutes };
@@ -170,9 +181,15 @@ export function orderResource(order: ExchangeOrderRow, options: { withExecutor?:
   return { type: "order" as const, id: String(order.id), attributes };
 }
 
-/** The attributes sent in notifications (as stored, with the status). */
-export function notificationAttributes(order: ExchangeOrderRow): Prisma.InputJsonObject {
-  return { ...attributesOf(order), status: order.statusCode } as Prisma.InputJsonObject;
+/** The attributes sent in notifications, with the status (the client only to the parties). */
+export function notificationAttributes(order: ExchangeOrderRow, party: boolean): Prisma.InputJsonObject {
+  return { ...visibleAttributes(order, party), status: order.statusCode } as Prisma.InputJsonObject;
+}
+
+/** The client's contact, as `restore` gives it to the executor. */
+export function clientOf(order: ExchangeOrderRow): { phone: string; name: string } {
+  const client = (attributesOf(order).client ?? {}) as { phone?: unknown; name?: unknown };
+  return { phone: client.phone === undefined ? "" : String(client.phone), name: client.name === undefined ? "" : String(client.name) };
 }
 
 /** The seller's id of the order as the notifications carry it: a number when it is one. */

@@ -1,6 +1,6 @@
 // POST /order/get: one order (data.id) or several (data.orders). A
 // participant sees the orders it sells, executes or was offered; the seller
-// and the executor also see the executor's driver. For one id: NotFound or
+// and the executor also see the client and the executor's driver. For one id: NotFound or
 // Forbidden; in a list, orders it may not see are left out.
 import type { Db } from "../../db";
 import { forbidden, notFound } from "../errors";
@@ -21,7 +21,7 @@ export async function getOrder(db: Db, caller: ExchangeCaller, id: number) {
   if (!order) throw notFound("Order", id);
   const access = await visible(db, caller, order);
   if (!access) throw forbidden(`order ${id} is not visible to this participant`);
-  return orderResource(order, { withExecutor: access === "party" });
+  return orderResource(order, { party: access === "party" });
 }
 
 export async function getOrders(db: Db, caller: ExchangeCaller, ids: number[]) {
@@ -30,7 +30,7 @@ export async function getOrders(db: Db, caller: ExchangeCaller, ids: number[]) {
     const order = await readExchangeOrder(db, id);
     if (!order) continue;
     const access = await visible(db, caller, order);
-    if (access) out.push(orderResource(order, { withExecutor: access === "party" }));
+    if (access) out.push(orderResource(order, { party: access === "party" }));
   }
   return out;
 }

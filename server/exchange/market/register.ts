@@ -6,12 +6,11 @@
 // received (each interested participant), accepted (seller) — or refused.
 //
 // The same seller id again: an open order answers with its id and changes
-// nothing (a retry is safe); an order cancelled by the client (status 19) is
-// restored (back among the free orders, `restore` to everyone who had it); a
-// closed order is a BadRequest (register it under a new id).
-import type { Db, Tx } from "../../db";
+// nothing (a retry is safe); a closed order is a BadRequest (register it
+// under a new id).
+import type { Db } from "../../db";
 import { isUniqueViolation } from "../../errors";
-import { Prisma } from "../../generated/prisma/client";
+import type { Prisma } from "../../generated/prisma/client";
 import { codeOf } from "../../orders/states";
 import { fareKopecks, storedAttributes, type RegistrationAttributes } from "../attributes";
 import { badRequest } from "../errors";
@@ -25,7 +24,6 @@ import {
   notificationAttributes,
   openOffersFor,
   sourceIdValue,
-  type ExchangeOrderRow,
 } from "./common";
 
 export const REFUSED_REASON = "no executor services found";
@@ -39,7 +37,7 @@ export interface RegisterInput {
 export interface RegisterResult {
   id: string;
   orderId: string;
-  outcome: "registered" | "refused" | "existing" | "restored";
+  outcome: "registered" | "refused" | "existing";
 }
 
 export async function registerOrder(db: Db, caller: ExchangeCaller, input: RegisterInput): Promise<RegisterResult> {
@@ -63,7 +61,6 @@ async function attempt(db: Db, caller: ExchangeCaller, input: RegisterInput): Pr
     if (existing) {
       const order = await lockExchangeOrder(tx, existing.id);
       if (!order) throw badRequest(`order ${input.id} vanished; try again`);
-      if (order.state === "CANCELLED_BY_CLIENT") return restore(tx, order, caller, input);
       if (order.statusCode >= 90) {
         throw badRequest(`order ${input.id} is closed on the exchange (${order.state}, ${order.statusCode}); register it under a new id`, {
           parameter: "data.id",
@@ -108,7 +105,7 @@ async function attempt(db: Db, caller: ExchangeCaller, input: RegisterInput): Pr
           participantId,
           topic: "order/received",
           orderingKey: orderKey(participantId, order.id),
-          data: { id: String(order.id), type: "order", attributes: notificationAttributes(registered) },
+          data: { id: String(order.id), type: "order", attributes: notificationAttributes(registered, false) },
         }),
       ),
       { participantId: sellerId, topic: "order/accepted", orderingKey: orderKey(sellerId, order.id), data: { orderId, id: String(order.id) } },
@@ -118,52 +115,4 @@ async function attempt(db: Db, caller: ExchangeCaller, input: RegisterInput): Pr
   });
   if (result.outcome !== "existing") announce([result.order]);
   return { id: String(result.order.id), orderId: input.id, outcome: result.outcome };
-}
-
-async function restore(
-  tx: Tx,
-  order: ExchangeOrderRow,
-  caller: ExchangeCaller,
-  input: RegisterInput,
-): Promise<{ order: ExchangeOrderRow; outcome: "restored" }> {
-  const before = order.attributes as Record<string, unknown>;
-  const fresh = storedAttributes(input.attributes);
-  // The order keeps its registration time, service and car class.
-  const attributes = {
-    ...fresh,
-    time: (before.time as Prisma.InputJsonObject | undefined) ?? fresh.time,
-    ...(before.service !== undefined ? { service: before.service } : {}),
-    carClass: order.carClass,
-  };
-  const formerExecutor = order.executorId;
-  const restored = await moveExchangeOrder(tx, order, "FREE", {
-    participantId: caller.participantId,
-    reason: "restored by the seller",
-    data: {
-      attributes: attributes as unknown as Prisma.InputJsonObject,
-      fare: fareKopecks(fresh.fare),
-      executorId: null,
-      executorOrderId: null,
-      executor: Prisma.DbNull,
-      arrivalMinutes: null,
-      takenAt: null,
-      cancelReason: "",
-    },
-  });
-  const holders = (
-    await tx.exchangeOffer.findMany({ where: { exchangeOrderId: order.id }, select: { participantId: true }, orderBy: { participantId: "asc" } })
-  ).map((o) => o.participantId);
-  if (formerExecutor !== null && !holders.includes(formerExecutor)) holders.push(formerExecutor);
-  await openOffersFor(tx, order.id, holders);
-  const client = (fresh.client ?? {}) as { phone?: string; name?: string };
-  await notify(
-    tx,
-    holders.map((participantId) => ({
-      participantId,
-      topic: "order/restore" as const,
-      orderingKey: orderKey(participantId, order.id),
-      data: { id: String(order.id), attributes: { client: { phone: client.phone ?? "", name: client.name ?? "" } } },
-    })),
-  );
-  return { order: restored, outcome: "restored" };
 }

@@ -53,7 +53,7 @@ export async function rejectDriver(db: Db, caller: ExchangeCaller, input: { id: 
           participantId,
           topic: "order/received",
           orderingKey: orderKey(participantId, order.id),
-          data: { id: String(order.id), type: "order", attributes: notificationAttributes(moved) },
+          data: { id: String(order.id), type: "order", attributes: notificationAttributes(moved, false) },
         }),
       ),
     ];

@@ -3,7 +3,8 @@
 // order row is locked (SELECT ... FOR UPDATE) and only an order that is free
 // and has no executor can be taken; every later taker gets Gone. Buying needs
 // a positive balance (Forbidden otherwise). The seller is told `taken` with
-// the executor's driver; the others lose the offer (`revoked`).
+// the executor's driver; the others lose the offer (`revoked`); the executor
+// gets the client's contact (`restore`: offers do not show it).
 import type { Db } from "../../db";
 import { ExchangeError } from "../../errors";
 import type { Prisma } from "../../generated/prisma/client";
@@ -11,7 +12,7 @@ import type { Executor } from "../attributes";
 import { forbidden, gone } from "../errors";
 import { notify, orderKey, type Notification } from "../notify";
 import type { ExchangeCaller } from "../sessions";
-import { announce, lockExchangeOrder, moveExchangeOrder, openOffers, withdrawOffers } from "./common";
+import { announce, clientOf, lockExchangeOrder, moveExchangeOrder, openOffers, withdrawOffers } from "./common";
 
 export interface TakeInput {
   id: number;
@@ -97,6 +98,12 @@ export async function takeOrder(db: Db, caller: ExchangeCaller, input: TakeInput
           data: { id: order.id, reason: "taken by another participant" },
         }),
       ),
+      {
+        participantId: caller.participantId,
+        topic: "order/restore",
+        orderingKey: orderKey(caller.participantId, order.id),
+        data: { id: String(order.id), attributes: { client: clientOf(order) } },
+      },
     ];
     await notify(tx, messages);
     return moved;

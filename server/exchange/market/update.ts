@@ -34,7 +34,6 @@ function targetOf(order: ExchangeOrderRow, status: number | undefined): OrderSta
       parameter: "data.attributes.status",
     });
   }
-  if (to === "CANCELLED_BY_CLIENT") throw badRequest("status 19 is set with /order/cancel", { parameter: "data.attributes.status" });
   const freeing = FREE_STATES.includes(to) || to === "PREORDER_FREE";
   if (freeing && order.executorId !== null) {
     throw badRequest(`status ${status} gives the order back: use /order/rejectdriver`, { parameter: "data.attributes.status" });
@@ -89,11 +88,11 @@ export async function updateOrder(db: Db, caller: ExchangeCaller, input: { id: n
           participantId,
           topic: "order/updated" as const,
           orderingKey: orderKey(participantId, order.id),
-          data: { id: String(order.id), attributes: notificationAttributes(updated) },
+          data: { id: String(order.id), attributes: notificationAttributes(updated, participantId === order.sellerId || participantId === order.executorId) },
         })),
     );
     return { order: updated, changed: true };
   });
   if (changed) announce([order]);
-  return orderResource(order, { withExecutor: true });
+  return orderResource(order, { party: true });
 }

@@ -264,20 +264,17 @@ async function apply(tx: Tx, topic: InboundTopic, data: Data, fx: Effects): Prom
       return;
     }
     case "order/restore": {
+      // The client's contact, which offers do not show, for the executor.
       const link = await linkByExchangeId(tx, idOf(data));
       const client = objectOf(objectOf(data.attributes).client);
-      if (link.role === "BOUGHT") {
-        await tx.order.update({
-          where: { id: link.orderId },
-          data: {
-            ...(client.phone !== undefined ? { phone: String(client.phone).slice(0, 32) } : {}),
-            ...(client.name !== undefined ? { clientName: String(client.name).slice(0, 200) } : {}),
-          },
-          select: { id: true },
-        });
-        await tx.exchangeLink.update({ where: { orderId: link.orderId }, data: { phase: "OFFERED", remoteState: codeOf("FREE"), executor: Prisma.DbNull }, select: { orderId: true } });
-      }
-      await follow(tx, fx, link, codeOf("FREE"), { reason: "restored on the exchange" });
+      await tx.order.update({
+        where: { id: link.orderId },
+        data: {
+          ...(client.phone !== undefined ? { phone: String(client.phone).slice(0, 32) } : {}),
+          ...(client.name !== undefined ? { clientName: String(client.name).slice(0, 200) } : {}),
+        },
+        select: { id: true },
+      });
       return;
     }
     case "order/revoked": {

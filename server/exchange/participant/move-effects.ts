@@ -7,16 +7,13 @@
 // reported back. Otherwise, for an order we SOLD:
 //   to a DONE state        cancel with that status (DONE_SUCCESSFUL: revoke
 //                          while nobody took it, else nothing)
-//   to 19                  cancel with status 19
-//   19 -> FREE             register again under the same id (the exchange
-//                          restores the order)
 //   to a driver's state    while nobody took it: revoke (our own driver has it)
 //   back to FREE           while taken: rejectdriver (the seller removes the driver)
 //   anything else          update with the new status
 // and for an order we BOUGHT (our driver executes it):
 //   DONE_SUCCESSFUL        complete (fare, distance, times)
 //   DONE_DRIVER_REJECTED   rejectdriver with the reason
-//   other DONE / 19        cancel with that status
+//   other DONE             cancel with that status
 //   back to FREE           refused: give an exchange order back with 99
 //   anything else          update with the new status
 // An offer we have not taken cannot be given to a driver by a move (take it
@@ -26,7 +23,6 @@ import { OrderError } from "../../errors";
 import type { MovedOrder } from "../../orders/move-order";
 import { DRIVER_HOLDING_STATES, FREE_STATES, codeOf, isDone, type OrderState } from "../../orders/states";
 import { enqueueCall, participantSettings } from "./client";
-import { attributesOfLocal, SELL_SELECT } from "./local-order";
 
 const FREEING: OrderState[] = [...FREE_STATES, "PREORDER_FREE"];
 
@@ -38,7 +34,7 @@ export async function exchangeMoveEffects(tx: Tx, moved: MovedOrder): Promise<vo
   if (moved.from === moved.to) return;
   const link = await tx.exchangeLink.findUnique({
     where: { orderId: moved.id },
-    select: { role: true, phase: true, exchangeOrderId: true, sourceId: true, remoteState: true },
+    select: { role: true, phase: true, exchangeOrderId: true, remoteState: true },
   });
   if (!link) return;
   const last = await tx.orderStatusChange.findFirst({
@@ -78,9 +74,9 @@ export async function exchangeMoveEffects(tx: Tx, moved: MovedOrder): Promise<vo
     } else if (moved.to === "DONE_DRIVER_REJECTED") {
       await enqueueCall(tx, moved.id, "order/rejectdriver", { id, reason: reason || "the driver refused" });
       await setLink(tx, moved.id, { phase: "CLOSED", remoteState: codeOf("FREE") });
-    } else if (isDone(moved.to) || moved.to === "CANCELLED_BY_CLIENT") {
+    } else if (isDone(moved.to)) {
       await enqueueCall(tx, moved.id, "order/cancel", { id, status: code, reason });
-      await setLink(tx, moved.id, { ...(isDone(moved.to) ? { phase: "CLOSED" } : {}), remoteState: code });
+      await setLink(tx, moved.id, { phase: "CLOSED", remoteState: code });
     } else if (code !== link.remoteState) {
       await enqueueCall(tx, moved.id, "order/update", { id, attributes: { status: code } });
       await setLink(tx, moved.id, { remoteState: code });
@@ -93,12 +89,6 @@ export async function exchangeMoveEffects(tx: Tx, moved: MovedOrder): Promise<vo
   if (!["REGISTERED", "ACCEPTED", "TAKEN"].includes(link.phase) || !link.exchangeOrderId) return; // SELLING: settled on `registered`
   const id = link.exchangeOrderId;
   const taken = link.phase === "TAKEN";
-  if (moved.from === "CANCELLED_BY_CLIENT" && moved.to === "FREE" && link.remoteState === codeOf("CANCELLED_BY_CLIENT") && link.sourceId) {
-    const order = await tx.order.findUniqueOrThrow({ where: { id: moved.id }, select: SELL_SELECT });
-    await enqueueCall(tx, moved.id, "order", { id: link.sourceId, type: "order", attributes: attributesOfLocal(order) });
-    await setLink(tx, moved.id, { phase: "ACCEPTED", remoteState: codeOf("FREE") });
-    return;
-  }
   if (moved.to === "DONE_SUCCESSFUL") {
     if (!taken) {
       await enqueueCall(tx, moved.id, "order/revoke", { id });
@@ -106,9 +96,9 @@ export async function exchangeMoveEffects(tx: Tx, moved: MovedOrder): Promise<vo
     }
     return;
   }
-  if (isDone(moved.to) || moved.to === "CANCELLED_BY_CLIENT") {
+  if (isDone(moved.to)) {
     await enqueueCall(tx, moved.id, "order/cancel", { id, status: code, reason });
-    await setLink(tx, moved.id, { ...(isDone(moved.to) ? { phase: "CLOSED" } : {}), remoteState: code });
+    await setLink(tx, moved.id, { phase: "CLOSED", remoteState: code });
     return;
   }
   if (!taken && DRIVER_HOLDING_STATES.includes(moved.to)) {
