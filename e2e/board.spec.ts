@@ -28,6 +28,7 @@ test("an order from the dispatch API appears live and is approved", async ({ pag
   const seenAfter = Date.now() - started;
   await expect(rowByPhone(page, phone)).toHaveAttribute("data-state", "ON_MODERATION");
   test.info().annotations.push({ type: "live latency", description: `${seenAfter} ms from POST /api/order to the row on the board` });
+  console.log(`live latency: ${seenAfter} ms from POST /api/order to the order on the board`);
   expect(seenAfter).toBeLessThan(2_500);
   await shot("board-live-moderation");
 

@@ -61,6 +61,10 @@ export const configSchema = z.object({
   /** meta.vendor in the exchange's and the participant endpoints' replies. */
   EXCHANGE_VENDOR: z.string().min(1).default("taxi-dispatch"),
 
+  /** Requests per second per API key and per client address (0: no limit); bursts of twice that. */
+  RATE_LIMIT_PER_KEY: z.coerce.number().int().min(0).default(500),
+  RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(0).default(1000),
+
   MAP_TILE_URL: z.string().default(""),
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(200),
   SIMULATE: yesNo.default(false),

@@ -14,6 +14,7 @@ import { migrate } from "./db/migrate";
 import { seedDatabase } from "./seed";
 import { publicRoute } from "./http/public-routes";
 import { startBackgroundWork } from "./background";
+import { startPgRelay } from "./events/pg-relay";
 import { log } from "./log";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -63,6 +64,8 @@ async function main(): Promise<void> {
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(cfg.PORT, cfg.HOST, resolve));
   const stopBackground = startBackgroundWork();
+  const conn = connection();
+  const stopRelay = conn.pool && cfg.DATABASE_URL ? await startPgRelay(cfg.DATABASE_URL, conn.pool) : async () => undefined;
 
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : cfg.PORT;
@@ -85,6 +88,7 @@ async function main(): Promise<void> {
     server.close();
     server.closeAllConnections();
     await stopBackground();
+    await stopRelay();
     await closeDb();
     process.exit(0);
   };

@@ -19,6 +19,7 @@ const Context = createContext<Live | null>(null);
 export function LiveProvider({ children }: { children: ReactNode }) {
   const trpc = useTRPC();
   const handlers = useRef(new Set<Handler>());
+  const connections = useRef(0);
   const [add] = useState(() => (handler: Handler) => {
     handlers.current.add(handler);
     return () => {
@@ -32,7 +33,8 @@ export function LiveProvider({ children }: { children: ReactNode }) {
       },
       onStarted: () => {
         // After a reconnect events may have been missed: pages refetch.
-        for (const h of handlers.current) h({ type: "resync" });
+        connections.current += 1;
+        if (connections.current > 1) for (const h of handlers.current) h({ type: "resync" });
       },
       onError: (error) => {
         const code = (error.data as { code?: string } | undefined)?.code;

@@ -43,10 +43,10 @@ export async function editOrder(db: Db, input: EditOrderInput) {
   const result = await db.$transaction(async (tx) => {
     const locked = await lockOrder(tx, { orderId: input.orderId });
     if (locked.version !== input.expectedVersion) {
-      throw new OrderError("CONFLICT", { reason: "the order was changed by someone else; reload it" });
+      throw new OrderError("CONFLICT", { reason: "the order was changed by someone else; reload it", reasonKey: "stale" });
     }
     if (!isOrderState(locked.state) || isDone(locked.state)) {
-      throw new OrderError("NOT_ACCEPTABLE", { reason: "a finished order cannot be edited" });
+      throw new OrderError("NOT_ACCEPTABLE", { reason: "a finished order cannot be edited", reasonKey: "finished" });
     }
     const before = await tx.order.findUniqueOrThrow({
       where: { id: locked.id },

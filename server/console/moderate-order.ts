@@ -14,8 +14,8 @@ export const ADVANCE_ORDER_MINUTES = 30;
 async function loadForModeration(db: Db, orderId: number, expectedVersion: number) {
   const order = await db.order.findUnique({ where: { id: orderId }, select: { id: true, state: true, version: true, preOrderTime: true } });
   if (!order) throw new OrderError("NOT_FOUND", { what: "Order", id: orderId });
-  if (order.version !== expectedVersion) throw new OrderError("CONFLICT", { reason: "the order was changed by someone else; reload it" });
-  if (order.state !== "ON_MODERATION") throw new OrderError("NOT_ACCEPTABLE", { reason: "the order is not on moderation" });
+  if (order.version !== expectedVersion) throw new OrderError("CONFLICT", { reason: "the order was changed by someone else; reload it", reasonKey: "stale" });
+  if (order.state !== "ON_MODERATION") throw new OrderError("NOT_ACCEPTABLE", { reason: "the order is not on moderation", reasonKey: "notOnModeration" });
   return order;
 }
 
@@ -32,7 +32,6 @@ export async function approveOrder(
       to: "SENT_TO_DRIVER",
       driverId: driver.id,
       actor: input.actor,
-      reason: "approved",
       expectedVersion: input.expectedVersion,
     });
   }
@@ -41,7 +40,6 @@ export async function approveOrder(
     orderId: order.id,
     to: advance ? "PREORDER_FREE" : "FREE",
     actor: input.actor,
-    reason: "approved",
     expectedVersion: input.expectedVersion,
   });
 }

@@ -40,17 +40,17 @@ export async function createUser(db: Db, input: { email: string; name: string; p
       select: userRowSelect,
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ValidationError("CONFLICT", { reason: `the email ${input.email} is taken` });
+    if (isUniqueViolation(error)) throw new ValidationError("CONFLICT", { reason: `the email ${input.email} is taken`, reasonKey: "emailTaken", email: input.email });
     throw error;
   }
 }
 
-function refuseSelfLockout(actorId: number, userId: number, what: string): void {
-  if (actorId === userId) throw new AuthError("NOT_ACCEPTABLE", { reason: what });
+function refuseSelfLockout(actorId: number, userId: number, what: string, reasonKey: string): void {
+  if (actorId === userId) throw new AuthError("NOT_ACCEPTABLE", { reason: what, reasonKey });
 }
 
 export async function updateUser(db: Db, actorId: number, input: { userId: number; name?: string; roles?: UserRole[] }) {
-  if (input.roles && !input.roles.includes("ADMIN")) refuseSelfLockout(actorId, input.userId, "you cannot remove your own administrator role");
+  if (input.roles && !input.roles.includes("ADMIN")) refuseSelfLockout(actorId, input.userId, "you cannot remove your own administrator role", "selfAdmin");
   return db.user.update({
     where: { id: input.userId },
     data: { ...(input.name !== undefined ? { name: input.name.trim() } : {}), ...(input.roles ? { roles: [...new Set(input.roles)] } : {}) },
@@ -59,7 +59,7 @@ export async function updateUser(db: Db, actorId: number, input: { userId: numbe
 }
 
 export async function setUserDisabled(db: Db, actorId: number, input: { userId: number; disabled: boolean }) {
-  if (input.disabled) refuseSelfLockout(actorId, input.userId, "you cannot disable yourself");
+  if (input.disabled) refuseSelfLockout(actorId, input.userId, "you cannot disable yourself", "selfDisable");
   return db.user.update({ where: { id: input.userId }, data: { disabled: input.disabled }, select: userRowSelect });
 }
 

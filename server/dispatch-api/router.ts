@@ -3,7 +3,8 @@
 import { authenticateApiKey } from "../auth/api-keys";
 import { config } from "../config";
 import { db } from "../db";
-import { jsonResponse, type ApiRequest, type ApiResponse } from "../http/types";
+import { jsonResponse, MAX_BODY_BYTES, type ApiRequest, type ApiResponse } from "../http/types";
+import { RateLimiter } from "../http/rate-limit";
 import { errorMessage } from "../i18n/errors";
 import type { DispatchContext, Operation } from "./define";
 import { OPERATIONS } from "./operations";
@@ -25,6 +26,18 @@ function pick(ops: Operation[], method: string, params: Map<string, string>): Op
 
 let openApiBody: string | undefined;
 
+const limitKey = Symbol.for("taxi.dispatchRateLimits");
+type Limits = { byKey: RateLimiter; byAddress: RateLimiter };
+function limits(): Limits {
+  const holder = globalThis as { [limitKey]?: Limits };
+  const cfg = config();
+  holder[limitKey] ??= {
+    byKey: new RateLimiter(cfg.RATE_LIMIT_PER_KEY, cfg.RATE_LIMIT_PER_KEY * 2),
+    byAddress: new RateLimiter(cfg.RATE_LIMIT_PER_ADDRESS, cfg.RATE_LIMIT_PER_ADDRESS * 2),
+  };
+  return holder[limitKey];
+}
+
 export async function handleDispatchApi(request: ApiRequest): Promise<ApiResponse> {
   const language = config().LANGUAGE;
   if (request.path === "openapi.json" && (request.method === "GET" || request.method === "HEAD")) {
@@ -38,13 +51,17 @@ export async function handleDispatchApi(request: ApiRequest): Promise<ApiRespons
       error: { code: "NOT_FOUND", message: errorMessage("NOT_FOUND", { what: "Path", id: `/api/${request.path}` }, language) },
     });
   }
-  if (request.bodyTooLarge) return failure("BODY_TOO_LARGE", { limit: 262144 }, language);
+  if (request.bodyTooLarge) return failure("BODY_TOO_LARGE", { limit: MAX_BODY_BYTES }, language);
+  if (!limits().byAddress.take(request.remoteAddress)) return failure("RATE_LIMITED", {}, language);
   try {
     const params = await readParams(request);
     const op = pick(ops, request.method, params);
     if (!op) return failure("METHOD_NOT_ALLOWED", { method: request.method.slice(0, 16) }, language);
     const ctx: DispatchContext = { db: db(), apiKey: null, language, remoteAddress: request.remoteAddress };
-    if (op.auth) ctx.apiKey = await authenticateApiKey(ctx.db, params.get("api_key"));
+    if (op.auth) {
+      ctx.apiKey = await authenticateApiKey(ctx.db, params.get("api_key"));
+      if (!limits().byKey.take(String(ctx.apiKey.id))) return failure("RATE_LIMITED", {}, language);
+    }
     const parsed = parseParams(op.input, params);
     if (!parsed.ok) {
       const { issue } = parsed;

@@ -533,16 +533,42 @@ export function roleTitle(role: UserRole, locale: Locale): string {
   return consoleStrings[locale].roles[role];
 }
 
+type Details = Record<string, string | number | boolean | null | undefined>;
+
+interface ServerMessages {
+  signInAgain: string;
+  roleRequired: (roles: string) => string;
+  badInput: (fields: string) => string;
+  /** Refusals of the console's services by `details.reasonKey`. */
+  reasons: Record<string, (d: Details) => string>;
+}
+
 /** Messages the server sends with refusals, in the operator's language. */
-export const serverMessages: Record<Locale, { signInAgain: string; roleRequired: (roles: string) => string; badInput: (fields: string) => string }> = {
+export const serverMessages: Record<Locale, ServerMessages> = {
   ru: {
     signInAgain: "Сессия завершилась или учётная запись отключена. Войдите снова.",
     roleRequired: (roles) => `Недостаточно прав: нужна роль ${roles}`,
     badInput: (fields) => (fields ? `Проверьте поля: ${fields}` : "Неверные данные запроса"),
+    reasons: {
+      stale: () => "Конфликт: заказ уже изменил кто-то другой. Обновите его и повторите.",
+      finished: () => "Завершённый заказ изменить нельзя",
+      notOnModeration: () => "Заказ уже не на модерации",
+      emailTaken: (d) => `Конфликт: почта ${d.email ?? ""} уже занята`,
+      selfAdmin: () => "Нельзя снять роль администратора с самого себя",
+      selfDisable: () => "Нельзя отключить самого себя",
+    },
   },
   en: {
     signInAgain: "Your session ended or the account is disabled. Please sign in again.",
     roleRequired: (roles) => `Not allowed: requires the role ${roles}`,
     badInput: (fields) => (fields ? `Check the fields: ${fields}` : "Bad request data"),
+    reasons: {
+      stale: () => "Conflict: someone else has changed the order. Reload it and try again.",
+      finished: () => "A finished order cannot be edited",
+      notOnModeration: () => "The order is no longer on moderation",
+      emailTaken: (d) => `Conflict: the email ${d.email ?? ""} is taken`,
+      selfAdmin: () => "You cannot remove your own administrator role",
+      selfDisable: () => "You cannot disable yourself",
+    },
   },
 };

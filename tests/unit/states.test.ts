@@ -39,3 +39,18 @@ describe("the order state machine", () => {
     expect(isDone("AWAITING_COMPLETION")).toBe(false);
   });
 });
+
+import { RateLimiter } from "@/server/http/rate-limit";
+
+describe("rate limiter", () => {
+  it("lets a burst through, then refuses until tokens refill", () => {
+    const limiter = new RateLimiter(10, 20);
+    const now = 1_000_000;
+    let passed = 0;
+    for (let i = 0; i < 30; i++) if (limiter.take("k", now)) passed++;
+    expect(passed).toBe(20);
+    expect(limiter.take("k", now)).toBe(false);
+    expect(limiter.take("k", now + 200)).toBe(true); // 2 tokens back after 0.2 s
+    expect(limiter.take("other", now)).toBe(true);
+  });
+});

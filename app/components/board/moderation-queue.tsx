@@ -30,19 +30,19 @@ export function ModerationQueue({ items, total, onOpen }: { items: BoardRow[]; t
       <ul className="moderation-list">
         {items.map((o) => (
           <li key={o.id} className={`moderation-item${Date.now() - o.createdAt.getTime() < 15_000 ? " fresh" : ""}`} data-order-id={o.id}>
-            <button type="button" className="moderation-open" onClick={() => onOpen(o.id)}>
+            <button type="button" className="moderation-open m-open" onClick={() => onOpen(o.id)}>
               <span className="mono strong">#{o.id}</span>
               <span className="muted small">{t.moderation.waiting(t.common.minutes(Math.max(0, Math.round((Date.now() - o.createdAt.getTime()) / 60_000))))}</span>
             </button>
-            <span className="mono">{fmt.phone(o.phone)}</span>
-            <span className="moderation-route" title={o.comment || undefined}>
+            <span className="mono m-phone">{fmt.phone(o.phone)}</span>
+            <span className="moderation-route m-route" title={o.comment || undefined}>
               {address(o.street, o.house)}
               <span className="arrow">→</span>
               {o.dst || address(o.dstStreet, o.dstHouse) || t.order.noDestination}
             </span>
-            <span className="muted">{locale === "en" ? o.service.nameEn : o.service.name}</span>
-            <span className="num">{fmt.money(o.amount)}</span>
-            <span className="moderation-actions">
+            <span className="muted m-service">{locale === "en" ? o.service.nameEn : o.service.name}</span>
+            <span className="num m-amount">{fmt.money(o.amount)}</span>
+            <span className="moderation-actions m-actions">
               <button
                 type="button"
                 className="btn btn-small btn-primary"

@@ -173,7 +173,7 @@ export async function enqueueCall(tx: Tx, localOrderId: number, path: string, da
 
 /**
  * The keeper's turn: log in when there is no session or the exchange refused
- * our calls with 401 (at most every 10 s), then give every pending call the
+ * our calls with 401 (at most every 5 s), then give every pending call the
  * current token. Returns how many calls were given a new token.
  */
 export async function keepSession(db: Db): Promise<number> {
@@ -184,7 +184,7 @@ export async function keepSession(db: Db): Promise<number> {
     `SELECT count(*) AS n FROM outbox_message WHERE channel = 'exchange-call' AND status = 'PENDING' AND last_error = 'HTTP 401'`,
   );
   const refusedCount = Number(refused[0]?.n ?? 0);
-  if (!session || (refusedCount > 0 && lastLoginAgo() > 10_000)) {
+  if (!session || (refusedCount > 0 && lastLoginAgo() > 5_000)) {
     if (lastLoginAgo() < 2_000) return 0;
     try {
       session = await login(db);
