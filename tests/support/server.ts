@@ -99,7 +99,8 @@ export async function startServer(options: StartOptions = {}): Promise<StartedSe
   let output = "";
   let child!: ChildProcess;
   const launch = async () => {
-    child = spawn(process.execPath, [path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), "server/main.ts"], {
+    // node itself (not the tsx wrapper), so that a signal reaches the server.
+    child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
       cwd: root,
       env,
       stdio: ["ignore", "pipe", "pipe"],
@@ -123,7 +124,9 @@ export async function startServer(options: StartOptions = {}): Promise<StartedSe
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once("exit", resolve));
     child.kill(signal);
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 15_000)))]);
+    clearTimeout(timer);
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   };
   await launch();
