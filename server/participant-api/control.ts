@@ -16,7 +16,7 @@ import { badRequest, notFound, unauthorized } from "../exchange/errors";
 import { jsonResponse, type ApiRequest, type ApiResponse } from "../http/types";
 import { moveOrder } from "../orders/move-order";
 import { isOrderState, stateOfCode, type OrderState } from "../orders/states";
-import { readJsonBody, validate } from "../exchange-api/body";
+import { isEmptyObject, readJsonBody, validate } from "../exchange-api/body";
 import { participantError, participantErrorReply } from "../exchange-api/reply";
 
 function sameSecret(a: string, b: string): boolean {
@@ -79,7 +79,7 @@ export async function handleControl(request: ApiRequest, action: string): Promis
     if (method !== wants) return participantError("METHOD_NOT_ALLOWED", { method: request.method.slice(0, 16) });
     if (action === "order") return ok(await orderView(request.query));
     const body = readJsonBody(request);
-    if (!body) return participantError("EMPTY_REQUEST");
+    if (!body || isEmptyObject(body)) return participantError("EMPTY_REQUEST");
     switch (action) {
       case "sell": {
         const input = validate(z.object({ orderId: positive }), body, "");
