@@ -39,6 +39,8 @@ export const configSchema = z.object({
   AVERAGE_SPEED_KMH: z.coerce.number().min(5).max(120).default(30),
   /** Share of an order's price that bonuses may pay, in percent. */
   BONUS_MAX_PERCENT: z.coerce.number().int().min(0).max(100).default(30),
+  /** Bonuses earned on a completed order, in percent of its price. */
+  BONUS_ACCRUAL_PERCENT: z.coerce.number().int().min(0).max(100).default(5),
   /** Demand: markup percent per free order in excess of free drivers in a region. */
   DEMAND_STEP_PERCENT: z.coerce.number().int().min(0).max(100).default(10),
   DEMAND_MAX_PERCENT: z.coerce.number().int().min(0).max(500).default(50),
@@ -65,9 +67,32 @@ export const configSchema = z.object({
   RATE_LIMIT_PER_KEY: z.coerce.number().int().min(0).default(500),
   RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(0).default(1000),
 
+  /** TLS (docs/panel.md): PEM files of the server's certificate (with its chain) and private key; both or neither. */
+  TLS_CERT: optionalString,
+  TLS_KEY: optionalString,
+  /** PEM file holding the designated root authority of participants' panel certificates (default: the root in the database). */
+  TLS_CLIENT_CA: optionalString,
+  /** Generate a development TLS set into DATA_DIR/tls (and the authorities in the database when there are none). */
+  TLS_DEV: yesNo.default(false),
+  /** The participants' control panel's HTTPS port (the one that asks for client certificates); default PORT + 1. */
+  PANEL_PORT: optionalString.pipe(z.coerce.number().int().min(0).max(65535).optional()),
+
   MAP_TILE_URL: z.string().default(""),
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(200),
-  SIMULATE: yesNo.default(false),
+  /** Run the driver and passenger simulator beside the server (the demo; set 0 in production). */
+  SIMULATE: yesNo.default(true),
+  /** Simulated drivers: the first this many drivers of the city by call sign. */
+  SIMULATE_DRIVERS: z.coerce.number().int().min(1).max(5_000).default(40),
+  /** Passenger orders per simulated minute (a steady rate). */
+  SIMULATE_ORDERS_PER_MINUTE: z.coerce.number().min(0).max(10_000).default(2),
+  /** Simulated seconds per real second. */
+  SIMULATE_SPEEDUP: z.coerce.number().min(0.1).max(1_000).default(1),
+  /** The same seed plays the same day. */
+  SIMULATE_SEED: z.coerce.number().int().min(0).max(4_294_967_295).default(1),
+  /** Radius in km around the city's centre where simulated drivers and passengers live. */
+  SIMULATE_CITY_KM: z.coerce.number().min(0.5).max(200).default(8),
+  /** The service's commission on a completed order, debited from the driver's balance (percent of the fare). */
+  DRIVER_COMMISSION_PERCENT: z.coerce.number().min(0).max(100).default(15),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 

@@ -6,6 +6,7 @@ import { enqueue } from "../notifications/outbox";
 import { renderCallbackUrl, type CallbackOrder } from "../notifications/callback-template";
 import type { MovedOrder } from "./move-order";
 import type { OrderState } from "./states";
+import { settleOrderBonuses } from "../bonuses/settle";
 import { exchangeMoveEffects } from "../exchange/participant/move-effects";
 
 /** Moves the client is told of by SMS: a driver is assigned; the car has arrived. */
@@ -63,5 +64,6 @@ export async function applyMoveEffects(tx: Tx, moved: MovedOrder): Promise<void>
   if (template) {
     await enqueue(tx, { channel: "callback", topic: "status", orderingKey: key, target: renderCallbackUrl(template, fields), payload: { statusCode: moved.statusCode } });
   }
+  if (moved.to === "DONE_SUCCESSFUL") await settleOrderBonuses(tx, moved.id);
   await exchangeMoveEffects(tx, moved);
 }

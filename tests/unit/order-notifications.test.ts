@@ -94,3 +94,21 @@ describe("configuration", () => {
     expect(parseConfig({}).PORT).toBe(3000);
   });
 });
+
+import { estimatePrice } from "@/server/pricing/estimate";
+import { createOrderFromToken } from "@/server/orders/create-order";
+
+describe("bonuses", () => {
+  it("spends the bonuses an estimate used and earns new ones when the order completes, once", async () => {
+    const phone = "79161119900";
+    await db().client.upsert({ where: { phone }, create: { phone, bonus: 500 }, update: { bonus: 500 } });
+    const estimate = await estimatePrice(db(), { points: [{ street: "ул. Ленина", house: "2" }, { lat: 55.8, lon: 37.7 }], phone, useBonuses: true });
+    expect(estimate.breakdown.bonusUsed).toBeGreaterThan(0);
+    const order = await createOrderFromToken(db(), { source: "API", token: estimate.token, moderationRequired: false, driver: undefined }, { type: "SYSTEM", id: null });
+    await moveOrder(db(), { orderId: order.id, to: "DONE_SUCCESSFUL", actor: { type: "SYSTEM", id: null } });
+    const client = await db().client.findUniqueOrThrow({ where: { phone }, select: { bonus: true, bonusLog: { select: { amount: true, bonusAfter: true } } } });
+    const earned = Math.floor((estimate.amount / 100) * 0.05);
+    expect(client.bonus).toBe(500 - estimate.breakdown.bonusUsed + earned);
+    expect(client.bonusLog.reduce((sum, e) => sum + e.amount, 0)).toBe(client.bonus - 500);
+  });
+});

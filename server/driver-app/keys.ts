@@ -1,0 +1,104 @@
+// Driver app keys: each driver's app holds a secret key of its own, issued
+// by the fleet's back office through the provisioning call and shown once.
+// Only its SHA-256 hash is stored (Driver.appKeyHash; the keys are long
+// random strings, so a fast hash is safe). Issuing a new key replaces the
+// old one, which stops working at once here and within CACHE_MS elsewhere.
+//
+// The provisioning key that may issue driver keys is derived from APP_SECRET
+// (HMAC-SHA256 with a fixed label), so it is never stored and every instance
+// sharing the secret accepts the same one; whoever holds APP_SECRET (the
+// server itself, the operator) can compute it. See docs/driver-app.md.
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type { DbOrTx } from "../db";
+import { appSecret } from "../auth/secret";
+import { AuthError, ValidationError } from "../errors";
+
+const PROVISIONING_LABEL = "taxi-dispatch/driver-app/provisioning/v1";
+
+/** The provisioning key of an installation with this APP_SECRET. */
+export function provisioningKeyFor(secret: string): string {
+  return `dp_${createHmac("sha256", secret).update(PROVISIONING_LABEL).digest("base64url")}`;
+}
+
+export function provisioningKey(): string {
+  return provisioningKeyFor(appSecret());
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const ha = createHash("sha256").update(a).digest();
+  const hb = createHash("sha256").update(b).digest();
+  return timingSafeEqual(ha, hb);
+}
+
+export function checkProvisioningKey(presented: string | undefined): void {
+  if (!presented) throw new AuthError("UNAUTHORIZED", { reason: "the provisioning key is missing" });
+  if (!sameSecret(presented, provisioningKey())) throw new AuthError("UNAUTHORIZED", { reason: "bad provisioning key" });
+}
+
+export function hashAppKey(key: string): string {
+  return createHash("sha256").update(key, "utf8").digest("hex");
+}
+
+export function generateAppKey(): string {
+  return `da_${randomBytes(32).toString("base64url")}`;
+}
+
+export interface DriverIdentity {
+  id: number;
+  callSign: string;
+  cityId: number;
+}
+
+/** Issues a new key for the driver (replacing any old one); the key is returned once. */
+export async function issueDriverAppKey(db: DbOrTx, callSign: string): Promise<{ driverId: number; callSign: string; key: string }> {
+  const driver = await db.driver.findUnique({ where: { callSign }, select: { id: true, active: true } });
+  if (!driver || !driver.active) throw new ValidationError("NOT_FOUND", { what: "Driver", id: callSign });
+  const key = generateAppKey();
+  await db.driver.update({ where: { id: driver.id }, data: { appKeyHash: hashAppKey(key) }, select: { id: true } });
+  forgetDriverKeys();
+  return { driverId: driver.id, callSign, key };
+}
+
+/** The driver's app key stops working. */
+export async function revokeDriverAppKey(db: DbOrTx, callSign: string): Promise<void> {
+  const driver = await db.driver.findUnique({ where: { callSign }, select: { id: true } });
+  if (!driver) throw new ValidationError("NOT_FOUND", { what: "Driver", id: callSign });
+  await db.driver.update({ where: { id: driver.id }, data: { appKeyHash: null }, select: { id: true } });
+  forgetDriverKeys();
+}
+
+// Every call of a driver app is authenticated; a short cache keeps that off
+// the database. A new key or a revocation clears it here at once.
+const CACHE_MS = 5_000;
+const cacheKey = Symbol.for("taxi.driverAppKeyCache");
+type Cached = { identity: DriverIdentity | null; at: number };
+type Holder = { [cacheKey]?: Map<string, Cached> };
+
+function cache(): Map<string, Cached> {
+  const holder = globalThis as Holder;
+  holder[cacheKey] ??= new Map();
+  return holder[cacheKey];
+}
+
+export function forgetDriverKeys(): void {
+  cache().clear();
+}
+
+/** The driver holding this app key; UNAUTHORIZED for a missing, unknown or replaced key, or an inactive driver. */
+export async function authenticateDriver(db: DbOrTx, key: string | undefined): Promise<DriverIdentity> {
+  if (!key) throw new AuthError("UNAUTHORIZED", { reason: "the driver app key is missing" });
+  if (key.length > 200) throw new AuthError("UNAUTHORIZED", { reason: "bad driver app key" });
+  const hash = hashAppKey(key);
+  const now = Date.now();
+  const hit = cache().get(hash);
+  if (hit && now - hit.at < CACHE_MS) {
+    if (!hit.identity) throw new AuthError("UNAUTHORIZED", { reason: "unknown or replaced driver app key" });
+    return hit.identity;
+  }
+  const row = await db.driver.findUnique({ where: { appKeyHash: hash }, select: { id: true, callSign: true, cityId: true, active: true } });
+  const identity = row && row.active ? { id: row.id, callSign: row.callSign, cityId: row.cityId } : null;
+  if (cache().size > 10_000) cache().clear();
+  cache().set(hash, { identity, at: now });
+  if (!identity) throw new AuthError("UNAUTHORIZED", { reason: "unknown or replaced driver app key" });
+  return identity;
+}
