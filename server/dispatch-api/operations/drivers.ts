@@ -73,27 +73,25 @@ export const driverPositionOperation = defineOperation({
     city_id: z.number().int(),
   }),
   handle: async (input, ctx) => {
-    const driver = await ctx.db.driver.findUnique({
-      where: { callSign: input.code },
-      select: {
-        lat: true,
-        lon: true,
-        speed: true,
-        bearing: true,
-        regionId: true,
-        cityId: true,
-        orders: { where: { state: { in: DRIVER_HOLDING_STATES } }, select: { id: true }, orderBy: { id: "desc" }, take: 1 },
-      },
-    });
+    // One query: clients poll a driver's position all day.
+    const [driver] = await ctx.db.$queryRawUnsafe<
+      Array<{ lat: number | null; lon: number | null; speed: number; bearing: number; region_id: number | null; city_id: number; order_id: number | null }>
+    >(
+      `SELECT d.lat, d.lon, d.speed, d.bearing, d.region_id, d.city_id,
+              (SELECT o.id FROM orders o WHERE o.driver_id = d.id AND o.state = ANY($2::text[]) ORDER BY o.id DESC LIMIT 1) AS order_id
+         FROM driver d WHERE d.call_sign = $1`,
+      input.code,
+      DRIVER_HOLDING_STATES,
+    );
     if (!driver) throw new ValidationError("NOT_FOUND", { what: "Driver", id: input.code });
     return {
       lat: driver.lat,
       lon: driver.lon,
       speed: driver.speed,
       bearing: driver.bearing,
-      order_id: driver.orders[0]?.id ?? null,
-      region_id: driver.regionId,
-      city_id: driver.cityId,
+      order_id: driver.order_id,
+      region_id: driver.region_id,
+      city_id: driver.city_id,
     };
   },
 });
