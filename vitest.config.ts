@@ -2,7 +2,8 @@ import { defineConfig } from "vitest/config";
 import path from "node:path";
 
 // Unit tests need no server; integration tests share one started server per
-// run (TEST_DB=pglite or postgres picks the database).
+// run (TEST_DB=pglite or postgres picks the database); reliability suites
+// start their own.
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
@@ -20,6 +21,19 @@ export default defineConfig({
           globalSetup: ["tests/support/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 180_000,
+        },
+      },
+      {
+        // Reliability and security (tests/reliability, tests/security): each
+        // suite starts its own servers on a copy of one seeded template.
+        extends: true,
+        test: {
+          name: "reliability",
+          include: ["tests/reliability/**/*.test.ts", "tests/security/**/*.test.ts"],
+          globalSetup: ["tests/reliability/support/global-setup.ts"],
+          fileParallelism: false,
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
         },
       },
     ],

@@ -101,6 +101,8 @@ test("every page of the console renders (screenshots)", async ({ page, shot }) =
   ] as const) {
     await page.goto(path);
     await expect(page.locator("main h1").first()).toBeVisible();
+    if (path === "/orders") await expect(page.locator(".grid-row[data-order-id]").first()).toBeVisible();
+    if (path === "/drivers") await expect(page.locator("table tbody tr").first()).toBeVisible();
     await page.waitForTimeout(400);
     await shot(name);
   }
@@ -111,6 +113,8 @@ test("every page of the console renders (screenshots)", async ({ page, shot }) =
   await shot("page-drivers-en");
   await page.goto("/orders");
   await expect(page.locator("main h1").first()).toHaveText("Orders");
+  await expect(page.locator(".grid-row[data-order-id]").first()).toBeVisible();
+  await expect(page.getByTestId("moderation-queue")).toContainText("On moderation");
   await shot("page-orders-en");
   await page.getByRole("button", { name: "RU" }).click();
   await expect(page.locator("main h1").first()).toHaveText("Заказы");

@@ -98,6 +98,7 @@ test("status moves: only allowed targets are offered, moves are recorded, refusa
   const target = panel.locator('select[name="to"]');
 
   // The choice is exactly the state machine's moves from FREE.
+  await expect(target.locator("option")).toHaveCount(nextStates("FREE").length + 1);
   const offered = (await target.locator("option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).filter(Boolean);
   expect(offered).toEqual(nextStates("FREE"));
   expect(offered).not.toContain("IN_PROCESS");

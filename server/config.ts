@@ -75,7 +75,7 @@ export const configSchema = z.object({
   /** Generate a development TLS set into DATA_DIR/tls (and the authorities in the database when there are none). */
   TLS_DEV: yesNo.default(false),
   /** The participants' control panel's HTTPS port (the one that asks for client certificates); default PORT + 1. */
-  PANEL_PORT: optionalString.pipe(z.coerce.number().int().min(0).max(65535).optional()),
+  PANEL_PORT: z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
 
   MAP_TILE_URL: z.string().default(""),
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(200),

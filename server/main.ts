@@ -4,7 +4,7 @@
 // their handler modules, everything else goes to Next's request handler.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import next from "next";
 import { config, ConfigError } from "./config";
@@ -13,7 +13,9 @@ import { closeDb, connection, db, withSession } from "./db";
 import { migrate } from "./db/migrate";
 import { seedDatabase } from "./seed";
 import { publicRoute } from "./http/public-routes";
+import { createAppServers, tlsConfigured } from "./http/tls";
 import { startBackgroundWork } from "./background";
+import { startSimulation } from "./simulator/in-process";
 import { startPgRelay } from "./events/pg-relay";
 import { log } from "./log";
 
@@ -35,7 +37,7 @@ async function main(): Promise<void> {
   (process.env as Record<string, string | undefined>).NODE_ENV ??= dev ? "development" : "production";
   const cfg = config();
   ensureAppSecret();
-  const publicUrl = cfg.PUBLIC_URL ?? `http://localhost:${cfg.PORT}`;
+  const publicUrl = cfg.PUBLIC_URL ?? `${tlsConfigured(cfg) ? "https" : "http"}://localhost:${cfg.PORT}`;
   process.env.NEXTAUTH_URL ??= publicUrl;
   if (!dev) buildIfNeeded();
 
@@ -52,25 +54,32 @@ async function main(): Promise<void> {
   await app.prepare();
   const nextHandler = app.getRequestHandler();
 
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const handler = publicRoute(req.url ?? "/");
-    const work = handler ? handler(req, res) : nextHandler(req, res);
-    Promise.resolve(work).catch((error: unknown) => {
-      log.error("request failed", error);
-      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
-      res.end(JSON.stringify({ status: "ERROR", error: { code: "INTERNAL", message: "Internal server error" } }));
-    });
+  // HTTP, or HTTPS plus the participants' control panel's listener when TLS
+  // is configured (server/http/tls.ts, docs/panel.md).
+  const servers = await createAppServers({
+    db: db(),
+    next: nextHandler,
+    app: (req: IncomingMessage, res: ServerResponse) => {
+      const handler = publicRoute(req.url ?? "/");
+      const work = handler ? handler(req, res) : nextHandler(req, res);
+      Promise.resolve(work).catch((error: unknown) => {
+        log.error("request failed", error);
+        if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+        res.end(JSON.stringify({ status: "ERROR", error: { code: "INTERNAL", message: "Internal server error" } }));
+      });
+    },
   });
+  const server = servers.main;
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(cfg.PORT, cfg.HOST, resolve));
+  const { port, panelPort } = await servers.listen();
   const stopBackground = startBackgroundWork();
   const conn = connection();
   const stopRelay = conn.pool && cfg.DATABASE_URL ? await startPgRelay(cfg.DATABASE_URL, conn.pool) : async () => undefined;
 
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : cfg.PORT;
-  const url = cfg.PUBLIC_URL ?? `http://localhost:${port}`;
+  const url = cfg.PUBLIC_URL ?? `${servers.scheme}://localhost:${port}`;
   console.log(`\nTaxi dispatch is running at ${url}`);
+  if (panelPort !== undefined) console.log(`  control panel: https://${cfg.PUBLIC_URL ? new URL(cfg.PUBLIC_URL).hostname : "localhost"}:${panelPort}/panel  (participants' certificates: npm run ca)`);
+  if (servers.tls?.rootFile) console.log(`  TLS:           development set; trust ${servers.tls.rootFile}`);
   console.log(`  console:       ${url}/`);
   console.log(`  dispatch API:  ${url}/api/version  (reference: ${url}/docs)`);
   console.log(`  exchange API:  ${url}/exchange/version`);
@@ -79,14 +88,17 @@ async function main(): Promise<void> {
   else console.log("  API key:       as created before (see the console, Settings > API keys)");
   if (seeded.admin) console.log(`  admin login:   ${seeded.admin.email} / ${seeded.admin.password}   (shown once)`);
   else console.log("  admin login:   as created before");
+  // The simulated city (docs/driver-app.md): drivers and passengers through the public interfaces.
+  const stopSimulation = cfg.SIMULATE ? await startSimulation({ host: cfg.HOST, port, scheme: servers.scheme }) : async () => undefined;
+  if (cfg.SIMULATE) console.log(`  simulator:     ${cfg.SIMULATE_DRIVERS} drivers, ${cfg.SIMULATE_ORDERS_PER_MINUTE} orders/min (SIMULATE=0 turns it off)`);
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info("stopping", { signal });
-    server.close();
-    server.closeAllConnections();
+    await stopSimulation();
+    servers.close();
     await stopBackground();
     await stopRelay();
     await closeDb();

@@ -31,7 +31,7 @@ const Context = createContext<I18n | null>(null);
 
 export function makeFormats(locale: Locale, timeZone: string): Formats {
   const tag = locale === "ru" ? "ru-RU" : "en-GB";
-  const money = new Intl.NumberFormat(tag, { style: "currency", currency: "RUB", minimumFractionDigits: 0, maximumFractionDigits: 2 });
+  const money = new Intl.NumberFormat(tag, { style: "currency", currency: "RUB", currencyDisplay: "narrowSymbol", minimumFractionDigits: 0, maximumFractionDigits: 2 });
   const dateTime = new Intl.DateTimeFormat(tag, { timeZone, day: "2-digit", month: "2-digit", year: "numeric", hour: "2-digit", minute: "2-digit" });
   const dayTime = new Intl.DateTimeFormat(tag, { timeZone, day: "2-digit", month: "short", hour: "2-digit", minute: "2-digit" });
   const time = new Intl.DateTimeFormat(tag, { timeZone, hour: "2-digit", minute: "2-digit" });

@@ -372,3 +372,35 @@ export async function revokeCertificate(db: DbOrTx, serial: string, now = new Da
   const { pem: _pem, ...summary } = await getCertificate(db, key);
   return summary;
 }
+
+export interface ServerCertificate {
+  /** The server's certificate followed by its issuer (for TLS_CERT). */
+  certPem: string;
+  keyPem: string;
+  rootPem: string;
+  notAfter: Date;
+}
+
+/**
+ * A TLS server certificate signed by the root in force, for the generated
+ * development set (TLS_DEV). Not recorded in IssuedCertificate: it opens
+ * nothing (no client authentication).
+ */
+export async function issueServerCertificate(db: DbOrTx, input: { hosts: string[]; days?: number; now?: Date }): Promise<ServerCertificate> {
+  const now = input.now ?? new Date();
+  const rootRow = await activeRoot(db, now);
+  if (!rootRow) throw certificateError("CONFLICT", "there is no root authority yet: create the root first");
+  const root = await loadAuthority(db, rootRow.serial, now);
+  const keys = generateKeyPair(2048);
+  const hosts = [...new Set(input.hosts.map((h) => h.trim()).filter(Boolean))];
+  const cert = buildCertificate({
+    profile: "server",
+    subject: { commonName: hosts[0] ?? "localhost", organization: nameField(root.certificate, "O") || DEFAULT_ORGANIZATION },
+    publicKey: keys.publicKey,
+    issuer: { certificate: root.certificate, privateKey: root.privateKey },
+    hosts,
+    ...validity(now, input.days ?? 397, root.notAfter),
+  });
+  const rootPem = certificateToPem(root.certificate);
+  return { certPem: certificateToPem(cert) + rootPem, keyPem: privateKeyToPem(keys.privateKey), rootPem, notAfter: cert.validity.notAfter };
+}

@@ -47,6 +47,24 @@ export async function readParams(request: ApiRequest): Promise<RawParams> {
 
 const MAX_INT = 2_147_483_647;
 
+/** Whether a parsed JSON value holds a NUL character anywhere (PostgreSQL text cannot). Iterative: JSON may nest deeply. */
+function holdsNul(root: unknown): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length) {
+    const value = stack.pop();
+    if (typeof value === "string") {
+      if (value.includes("\u0000")) return true;
+    } else if (Array.isArray(value)) stack.push(...value);
+    else if (value && typeof value === "object") {
+      for (const [k, v] of Object.entries(value)) {
+        if (k.includes("\u0000")) return true;
+        stack.push(v);
+      }
+    }
+  }
+  return false;
+}
+
 export const p = {
   string: (max = 1000) => z.string().max(max, `text of at most ${max} characters`),
   natural: () =>
@@ -89,12 +107,18 @@ export const p = {
       .string()
       .max(20_000, "JSON of at most 20000 characters")
       .transform((s, ctx) => {
+        let parsed: unknown;
         try {
-          return JSON.parse(s) as unknown;
+          parsed = JSON.parse(s) as unknown;
         } catch {
           ctx.addIssue({ code: "custom", message: "JSON" });
           return z.NEVER;
         }
+        if (holdsNul(parsed)) {
+          ctx.addIssue({ code: "custom", message: "JSON without NUL characters" });
+          return z.NEVER;
+        }
+        return parsed;
       }),
 };
 
@@ -104,6 +128,11 @@ export type ParamIssue = { kind: "missing" | "bad"; parameter: string; expected?
 export function parseParams<S extends z.ZodType>(schema: S, params: RawParams):
   | { ok: true; value: z.output<S> }
   | { ok: false; issue: ParamIssue } {
+  // A NUL character cannot be stored or compared in PostgreSQL text: refused, named.
+  const known = (schema as { shape?: Record<string, unknown> }).shape;
+  for (const [name, value] of params) {
+    if (value.includes("\u0000") && (!known || name in known)) return { ok: false, issue: { kind: "bad", parameter: name, expected: "text without NUL characters" } };
+  }
   const result = schema.safeParse(Object.fromEntries(params));
   if (result.success) return { ok: true, value: result.data };
   const issue = result.error.issues[0];

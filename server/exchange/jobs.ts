@@ -53,7 +53,8 @@ export async function settleRefusedDeliveries(): Promise<number> {
 export async function forgetDeliveredTokens(): Promise<void> {
   await connection().query(
     `UPDATE outbox_message SET payload = payload #- '{meta,token}'
-      WHERE channel = 'exchange-call' AND status <> 'PENDING' AND (payload->'meta'->>'token') IS NOT NULL`,
+      WHERE channel = 'exchange-call' AND status <> 'PENDING' AND created_at > now() - interval '2 days'
+        AND (payload->'meta'->>'token') IS NOT NULL`,
   );
 }
 

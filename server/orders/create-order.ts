@@ -8,7 +8,7 @@ import { OrderError, ValidationError, isUniqueViolation } from "../errors";
 import { publish } from "../events/bus";
 import { resolveAddress, type AddressInput, type ResolvedAddress } from "../geo/address";
 import { wakeOutbox } from "../notifications/worker";
-import { estimatePrice, resolveExtras, resolveService, type ExtraRequest } from "../pricing/estimate";
+import { estimatePrice, resolveExtras, resolveQueue, resolveService, type ExtraRequest } from "../pricing/estimate";
 import { verifyPriceToken } from "../pricing/token";
 import type { Prisma } from "../generated/prisma/client";
 import { applyMoveEffects } from "./move-effects";
@@ -242,7 +242,7 @@ export async function createOrder(db: Db, input: CreateOrderInput, actor: Actor)
       };
     }
   }
-  const queueId = input.queueId ?? (await db.queue.findFirst({ where: { serviceId: service.id, isMain: true }, select: { id: true } }))?.id ?? null;
+  const queueId = await resolveQueue(db, service.id, input.queueId);
   const extras = await resolveExtras(db, service.id, queueId, input.extras ?? []);
   const points = [pickup, ...wayPoints, ...(destination ? [destination] : [])];
 

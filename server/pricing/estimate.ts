@@ -12,6 +12,7 @@ import { computeFare, type FareBreakdown } from "./fare";
 import { demandMarkupPercent } from "./demand";
 import { chooseRate } from "./rates";
 import { issuePriceToken } from "./token";
+import { reference } from "../reference/cache";
 
 export interface ExtraRequest {
   id: number;
@@ -50,33 +51,40 @@ export interface Estimate {
 }
 
 export async function resolveService(db: DbOrTx, serviceId: number | undefined, cityId: number | undefined) {
+  const { services } = await reference(db);
   if (serviceId !== undefined) {
-    const service = await db.service.findUnique({ where: { id: serviceId }, select: { id: true, cityId: true, active: true } });
+    const service = services.get(serviceId);
     if (!service || !service.active) throw new ValidationError("NOT_FOUND", { what: "Service", id: serviceId });
     return service;
   }
-  const service = await db.service.findFirst({
-    where: { active: true, ...(cityId !== undefined ? { cityId } : {}) },
-    orderBy: [{ sortOrder: "asc" }, { id: "asc" }],
-    select: { id: true, cityId: true, active: true },
-  });
+  const service = [...services.values()]
+    .filter((s) => s.active && (cityId === undefined || s.cityId === cityId))
+    .sort((a, b) => a.sortOrder - b.sortOrder || a.id - b.id)[0];
   if (!service) throw new ValidationError("NOT_FOUND", { what: "Service" });
   return service;
 }
 
+/** The queue asked for (it must be the service's), else the service's main queue. */
+export async function resolveQueue(db: DbOrTx, serviceId: number, queueId: number | undefined): Promise<number | null> {
+  const { queues } = await reference(db);
+  if (queueId !== undefined) {
+    const queue = queues.get(queueId);
+    if (!queue || queue.serviceId !== serviceId) throw new ValidationError("BAD_PARAMETER", { parameter: "queue_id", expected: "a queue of the chosen service" });
+    return queueId;
+  }
+  return [...queues.values()].find((q) => q.serviceId === serviceId && q.isMain)?.id ?? null;
+}
+
 export async function resolveExtras(db: DbOrTx, serviceId: number, queueId: number | null, requested: ExtraRequest[], param = "extras") {
   if (requested.length === 0) return [];
-  const ids = [...new Set(requested.map((e) => e.id))];
-  const rows = await db.extra.findMany({
-    where: { id: { in: ids }, serviceId, OR: [{ queueId: null }, ...(queueId !== null ? [{ queueId }] : [])] },
-    select: { id: true, price: true, allowMultiple: true },
-  });
-  const byId = new Map(rows.map((r) => [r.id, r]));
+  const { extras } = await reference(db);
   const merged = new Map<number, number>();
   for (const e of requested) merged.set(e.id, (merged.get(e.id) ?? 0) + e.count);
   return [...merged].map(([id, count]) => {
-    const extra = byId.get(id);
-    if (!extra) throw new ValidationError("BAD_PARAMETER", { parameter: param, expected: `extras of service ${serviceId} (no extra ${id})` });
+    const extra = extras.get(id);
+    if (!extra || extra.serviceId !== serviceId || (extra.queueId !== null && extra.queueId !== queueId)) {
+      throw new ValidationError("BAD_PARAMETER", { parameter: param, expected: `extras of service ${serviceId} (no extra ${id})` });
+    }
     if (count < 1 || count > 20 || (!extra.allowMultiple && count > 1)) {
       throw new ValidationError("BAD_PARAMETER", { parameter: param, expected: `a count from 1 to ${extra.allowMultiple ? 20 : 1} for extra ${id}` });
     }
@@ -97,16 +105,10 @@ export async function estimatePrice(db: DbOrTx, input: EstimateInput): Promise<E
   for (const point of input.points.slice(1)) {
     points.push(await resolveAddress(db, point, { cityId: service.cityId, streetParam: pointsParam, houseParam: pointsParam }));
   }
-  let queueId: number | null = input.queueId ?? null;
-  if (queueId !== null) {
-    const queue = await db.queue.findUnique({ where: { id: queueId }, select: { serviceId: true } });
-    if (!queue || queue.serviceId !== service.id) throw new ValidationError("BAD_PARAMETER", { parameter: "queue_id", expected: "a queue of the chosen service" });
-  } else {
-    queueId = (await db.queue.findFirst({ where: { serviceId: service.id, isMain: true }, select: { id: true } }))?.id ?? null;
-  }
-  const city = await db.city.findUniqueOrThrow({ where: { id: service.cityId }, select: { timezone: true } });
+  const queueId = await resolveQueue(db, service.id, input.queueId);
+  const city = (await reference(db)).cities.get(service.cityId);
   const at = input.preOrderTime ?? new Date();
-  const rate = await chooseRate(db, { serviceId: service.id, queueId, rateId: input.rateId, at, timeZone: city.timezone });
+  const rate = await chooseRate(db, { serviceId: service.id, queueId, rateId: input.rateId, at, timeZone: city?.timezone ?? "Europe/Moscow" });
   const extras = await resolveExtras(db, service.id, queueId, input.extras ?? []);
 
   const straight = pathMetres(points);

@@ -3,6 +3,7 @@
 // the service-wide ones, hour-bound before all-day, the basic one last.
 import type { DbOrTx } from "../db";
 import { PricingError, ValidationError } from "../errors";
+import { reference } from "../reference/cache";
 
 export const rateSelect = {
   id: true,
@@ -64,22 +65,23 @@ export async function chooseRate(
   db: DbOrTx,
   input: { serviceId: number; queueId: number | null; rateId?: number; at: Date; timeZone: string },
 ): Promise<RateRow> {
+  const { rates } = await reference(db);
   if (input.rateId !== undefined) {
-    const rate = await db.rate.findUnique({ where: { id: input.rateId }, select: rateSelect });
+    const rate = rates.find((r) => r.id === input.rateId);
     if (!rate || rate.serviceId !== input.serviceId) {
       throw new ValidationError("BAD_PARAMETER", { parameter: "rate_id", expected: "a rate of the chosen service" });
     }
     return rate;
   }
   const hour = localHour(input.at, input.timeZone);
-  const rates = await db.rate.findMany({ where: { serviceId: input.serviceId }, select: rateSelect, orderBy: { id: "asc" } });
   const applicable = rates
-    .filter((r) => (r.queueId === null || r.queueId === input.queueId) && rateAppliesAt(r, hour))
+    .filter((r) => r.serviceId === input.serviceId && (r.queueId === null || r.queueId === input.queueId) && rateAppliesAt(r, hour))
     .sort(
       (a, b) =>
         Number(b.queueId !== null) - Number(a.queueId !== null) ||
         Number(b.startHour !== null) - Number(a.startHour !== null) ||
-        Number(a.isBasic) - Number(b.isBasic),
+        Number(a.isBasic) - Number(b.isBasic) ||
+        a.id - b.id,
     );
   const rate = applicable[0];
   if (!rate) throw new PricingError("NO_RATE", { serviceId: input.serviceId });

@@ -91,6 +91,7 @@ export async function startServer(options: StartOptions = {}): Promise<StartedSe
     APP_SECRET: process.env.APP_SECRET ?? "test-secret-test-secret-test-secret-0123",
     LANGUAGE: "en",
     LOG_LEVEL: "warn",
+    SIMULATE: "0",
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...options.env,
   };

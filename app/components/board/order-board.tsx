@@ -301,6 +301,7 @@ export function OrderBoard() {
                 {errorInfo(board.error, t).message}
               </div>
             ) : null}
+            {board.isLoading ? <div className="muted pad" role="status">{t.common.loading}</div> : null}
             {!board.isLoading && rows.length === 0 && !board.error ? <EmptyState title={t.board.empty} text={t.board.emptyHint} /> : null}
             <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
               {virtualRows.map((v) => {
@@ -362,7 +363,14 @@ function Row({ row, top, active, selected, flash, onClick, name, fmt, preorderLa
         {row.id}
       </div>
       <div role="gridcell" className="cell cell-time mono" title={fmt.dateTime(row.createdAt)}>
-        {row.preOrderTime ? <span className="preorder">{preorderLabel(fmt.when(row.preOrderTime))}</span> : fmt.when(row.createdAt)}
+        {row.preOrderTime ? (
+          <span className="preorder" title={preorderLabel(fmt.dateTime(row.preOrderTime))}>
+            <Icon name="clock" size={12} />
+            {fmt.when(row.preOrderTime)}
+          </span>
+        ) : (
+          fmt.when(row.createdAt)
+        )}
       </div>
       <div role="gridcell" className="cell cell-state">
         <StateBadge state={row.state} />

@@ -18,8 +18,8 @@ export interface DriverAppOperation<I extends z.ZodType = z.ZodType, O extends z
   /** Path below /driver-app/v1, e.g. "position" or "orders/accept". */
   path: string;
   summary: string;
-  /** "driver": Authorization: Bearer <driver app key>; "provisioning": Bearer <provisioning key>. */
-  auth: "driver" | "provisioning";
+  /** "driver": Authorization: Bearer <driver app key>; "provisioning": Bearer <provisioning key>; "none". */
+  auth: "driver" | "provisioning" | "none";
   input: I;
   output: O;
   handle: (input: z.output<I>, ctx: DriverAppContext) => Promise<z.input<O>>;

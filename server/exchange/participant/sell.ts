@@ -8,7 +8,6 @@ import { config } from "../../config";
 import { connection, type Db, type Tx } from "../../db";
 import { ExchangeError } from "../../errors";
 import { Prisma } from "../../generated/prisma/client";
-import { publish } from "../../events/bus";
 import { log } from "../../log";
 import { wakeOutbox } from "../../notifications/worker";
 import { lockOrder } from "../../orders/move-order";
@@ -53,7 +52,6 @@ export async function sellOrder(db: Db, orderId: number, actor: Actor): Promise<
     return { orderId, sourceId, uuid: locked.uuid, state: locked.state };
   });
   wakeOutbox();
-  publish({ type: "exchange.changed", exchangeOrderId: 0, state: "SELLING" });
   log.info("order sold to the exchange", { orderId, sourceId: result.sourceId, actor: actor.type });
   return { orderId: result.orderId, sourceId: result.sourceId };
 }

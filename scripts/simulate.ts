@@ -1,0 +1,158 @@
+// `npm run simulate -- [options]`: plays drivers and passengers against a
+// running dispatch server through its public interfaces (docs/driver-app.md).
+// Without --minutes it runs until Ctrl-C; with --minutes it runs that long,
+// drains (no new orders; the drivers finish theirs), checks every order and
+// prints the summary: the benchmarks' load generator. Exit code 1 when an
+// order was lost or is stuck.
+//
+//   --url URL               the server (default http://127.0.0.1:$PORT)
+//   --api-key KEY           a dispatch API key for the passengers (env SIMULATE_API_KEY;
+//                           default: the key the server's own simulator uses, present once
+//                           the server has run with SIMULATE on)
+//   --provisioning-key KEY  the driver app provisioning key (env DRIVER_APP_PROVISIONING_KEY;
+//                           default: derived from APP_SECRET or DATA_DIR/app-secret)
+//   --drivers N  --rate ORDERS_PER_MINUTE  --speedup X  --seed S  --city-km KM  --city ID
+//                           (defaults: SIMULATE_DRIVERS, SIMULATE_ORDERS_PER_MINUTE, ...)
+//   --minutes M             simulated minutes to run, then drain and report
+//   --drain-minutes M       longest drain (default 180; 0: no drain)
+//   --report-every M        a report line every M simulated minutes (default 1)
+//   --json                  print the summary and the per-minute counts as JSON
+//   --verbose               log every shift change and every failed call
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { config } from "../server/config";
+import { provisioningKeyFor } from "../server/driver-app/keys";
+import { simulatorApiKeyFor } from "../server/simulator/in-process";
+import { Engine, type SimulationOptions } from "../server/simulator/engine";
+
+const { values } = parseArgs({
+  options: {
+    url: { type: "string" },
+    "api-key": { type: "string" },
+    "provisioning-key": { type: "string" },
+    drivers: { type: "string" },
+    rate: { type: "string" },
+    speedup: { type: "string" },
+    seed: { type: "string" },
+    "city-km": { type: "string" },
+    city: { type: "string" },
+    minutes: { type: "string" },
+    "drain-minutes": { type: "string" },
+    "report-every": { type: "string" },
+    json: { type: "boolean", default: false },
+    verbose: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
+  },
+});
+
+function usage(): never {
+  const text = readFileSync(new URL(import.meta.url), "utf8")
+    .split("\n")
+    .filter((line) => line.startsWith("//"))
+    .map((line) => line.slice(3))
+    .join("\n");
+  console.log(text);
+  process.exit(0);
+}
+
+function num(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) {
+    console.error(`--${name}: expected a number, got ${value}`);
+    process.exit(2);
+  }
+  return n;
+}
+
+/** The installation's APP_SECRET: the environment, or the file the server generated into DATA_DIR. */
+function appSecret(): string | undefined {
+  const cfg = config();
+  if (cfg.APP_SECRET) return cfg.APP_SECRET;
+  const file = path.resolve(cfg.DATA_DIR, "app-secret");
+  return existsSync(file) ? readFileSync(file, "utf8").trim() : undefined;
+}
+
+async function main(): Promise<void> {
+  if (values.help) usage();
+  const cfg = config();
+  const secret = appSecret();
+  const apiKey = values["api-key"] ?? process.env.SIMULATE_API_KEY ?? (secret ? simulatorApiKeyFor(secret) : undefined);
+  const provisioningKey = values["provisioning-key"] ?? process.env.DRIVER_APP_PROVISIONING_KEY ?? (secret ? provisioningKeyFor(secret) : undefined);
+  if (!apiKey || !provisioningKey) {
+    console.error("No keys: pass --api-key and --provisioning-key, or set APP_SECRET (or DATA_DIR) to the server's.");
+    process.exit(2);
+  }
+  const baseUrl = (values.url ?? `http://127.0.0.1:${cfg.PORT}`).replace(/\/+$/, "");
+  const minutes = values.minutes === undefined ? undefined : num("minutes", values.minutes, 0);
+  const options: SimulationOptions = {
+    baseUrl,
+    apiKey,
+    provisioningKey,
+    drivers: num("drivers", values.drivers, cfg.SIMULATE_DRIVERS),
+    ordersPerMinute: num("rate", values.rate, cfg.SIMULATE_ORDERS_PER_MINUTE),
+    speedUp: Math.max(0.1, num("speedup", values.speedup, cfg.SIMULATE_SPEEDUP)),
+    seed: num("seed", values.seed, cfg.SIMULATE_SEED),
+    cityKm: Math.max(0.5, num("city-km", values["city-km"], cfg.SIMULATE_CITY_KM)),
+    cityId: values.city === undefined ? undefined : num("city", values.city, 1),
+    reportEveryMinutes: num("report-every", values["report-every"], 1),
+    verbose: values.verbose,
+    log: (line) => console.log(line),
+  };
+
+  const engine = new Engine(options);
+  let interrupted = false;
+  const onSignal = () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    console.log("\nstopping (Ctrl-C again to quit at once)...");
+    engine.stop();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+
+  try {
+    await engine.setup();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`Cannot start: ${message}`);
+    if (/BAD_API_KEY|MISSING_API_KEY/.test(message)) {
+      console.error("The dispatch API refused the key: pass --api-key (npm start prints one; the console issues more under Settings > API keys).");
+    }
+    if (/UNAUTHORIZED/.test(message)) console.error("The driver app refused the provisioning key: run with the server's APP_SECRET (or its DATA_DIR).");
+    process.exit(2);
+  }
+  await engine.run(minutes);
+  if (minutes !== undefined && !interrupted) {
+    const drain = num("drain-minutes", values["drain-minutes"], 180);
+    if (drain > 0) {
+      console.log(`no new orders; the drivers finish theirs (at most ${drain} simulated minutes)...`);
+      await engine.drain(drain);
+    }
+  }
+  const check = await engine.finalCheck();
+  const summary = { ...engine.summary(), stuck: minutes !== undefined && !interrupted ? check.stuck.length : engine.summary().stuck };
+  if (values.json) {
+    console.log(JSON.stringify({ summary, minutes: engine.stats.minutes, stuck: check.stuck }, null, 2));
+  } else {
+    const t = summary.totals;
+    console.log(
+      [
+        "",
+        `simulated ${summary.simulatedMinutes} min in ${summary.wallSeconds} s (lag ${summary.lagSeconds} s)`,
+        `orders: ${t.created} created, ${t.assigned} assignments, ${t.completed} completed, ${t.cancelled} cancelled, ${t.noShow} no-shows, ${t.rejected} refused by drivers`,
+        `per minute: ${summary.perMinute.created} created, ${summary.perMinute.assigned} assigned, ${summary.perMinute.completed} completed, ${summary.perMinute.cancelled} cancelled`,
+        `other orders completed by the simulated drivers: ${t.foreignCompleted}`,
+        `failed calls: ${t.failedCalls}${t.failedCalls ? ` ${JSON.stringify(summary.errors)}` : ""}`,
+        `open ${summary.open}, lost ${summary.lost}, stuck ${summary.stuck}${check.stuck.length && summary.stuck ? `: ${check.stuck.slice(0, 10).join(", ")}` : ""}`,
+      ].join("\n"),
+    );
+  }
+  process.exit(summary.lost > 0 || summary.stuck > 0 ? 1 : 0);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.stack : error);
+  process.exit(1);
+});

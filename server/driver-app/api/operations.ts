@@ -1,0 +1,268 @@
+// Every operation of the driver app interface. See docs/driver-app.md.
+import { z } from "zod";
+import { issueDriverAppKey, revokeDriverAppKey, type DriverIdentity } from "../keys";
+import { cityMap } from "../map";
+import {
+  DRIVER_TARGETS,
+  acceptOrder,
+  completeOrder,
+  driverProfile,
+  endShift,
+  listOffers,
+  myOrders,
+  rejectOrder,
+  reportPosition,
+  setOrderStatus,
+  startShift,
+} from "../service";
+import { DRIVER_APP_VERSION, defineDriverAppOperation, integerIn, numberIn, uuidParam, yesNoParam, type DriverAppContext } from "./define";
+
+function me(ctx: DriverAppContext): DriverIdentity {
+  if (!ctx.driver) throw new Error("a driver operation ran without a driver");
+  return ctx.driver;
+}
+
+const nullableNumber = z.number().nullable();
+const orderView = z.object({
+  id: z.number().int(),
+  uuid: z.string(),
+  version: z.number().int(),
+  state: z.string(),
+  status_code: z.number().int(),
+  service_id: z.number().int(),
+  pickup: z.object({ street: z.string(), house: z.string(), entrance: z.string(), lat: nullableNumber, lon: nullableNumber }),
+  destination: z.object({ line: z.string(), street: z.string(), house: z.string(), lat: nullableNumber, lon: nullableNumber }).nullable(),
+  amount: nullableNumber,
+  route_km: nullableNumber,
+  route_minutes: nullableNumber,
+  pre_order_time: z.string().nullable(),
+  arrival_at: z.string().nullable(),
+  comment: z.string(),
+  client_name: z.string(),
+  phone: z.string(),
+  created_at: z.string(),
+});
+const orderReply = z.object({ order: orderView });
+
+const position = {
+  lat: numberIn(-90, 90),
+  lon: numberIn(-180, 180),
+  speed: numberIn(0, 400).optional(),
+  bearing: numberIn(0, 360).optional(),
+};
+const positionOf = (p: { lat: number; lon: number; speed?: number; bearing?: number }) => ({ lat: p.lat, lon: p.lon, speed: p.speed ?? 0, bearing: p.bearing ?? 0 });
+const callSign = z.string("call sign").min(1, "call sign").max(50, "call sign");
+const state = z.enum(["OFFLINE", "FREE", "BUSY"]);
+
+export const versionOperation = defineDriverAppOperation({
+  method: "GET",
+  path: "version",
+  summary: "The interface's version",
+  auth: "none",
+  input: z.object({}),
+  output: z.object({ version: z.string() }),
+  handle: async () => ({ version: DRIVER_APP_VERSION }),
+});
+
+export const issueKeyOperation = defineDriverAppOperation({
+  method: "POST",
+  path: "keys",
+  summary: "Issue a new app key for a driver (replaces the old one); the key is shown once",
+  auth: "provisioning",
+  input: z.object({ call_sign: callSign }),
+  output: z.object({ driver_id: z.number().int(), call_sign: z.string(), app_key: z.string() }),
+  handle: async (input, ctx) => {
+    const issued = await issueDriverAppKey(ctx.db, input.call_sign);
+    return { driver_id: issued.driverId, call_sign: issued.callSign, app_key: issued.key };
+  },
+});
+
+export const revokeKeyOperation = defineDriverAppOperation({
+  method: "POST",
+  path: "keys/revoke",
+  summary: "Revoke a driver's app key",
+  auth: "provisioning",
+  input: z.object({ call_sign: callSign }),
+  output: z.object({ call_sign: z.string(), revoked: z.literal(true) }),
+  handle: async (input, ctx) => {
+    await revokeDriverAppKey(ctx.db, input.call_sign);
+    return { call_sign: input.call_sign, revoked: true as const };
+  },
+});
+
+export const meOperation = defineDriverAppOperation({
+  method: "GET",
+  path: "me",
+  summary: "The driver: state, shift, balance, services, car, last position",
+  auth: "driver",
+  input: z.object({}),
+  output: z.object({
+    driver: z.object({
+      id: z.number().int(),
+      call_sign: z.string(),
+      first_name: z.string(),
+      last_name: z.string(),
+      state,
+      on_shift: z.boolean(),
+      shift_id: z.number().int().nullable(),
+      shift_started_at: z.string().nullable(),
+      balance: z.number(),
+      city_id: z.number().int(),
+      service_ids: z.array(z.number().int()),
+      car: z.object({ brand: z.string(), model: z.string(), color: z.string(), reg_number: z.string(), car_class: z.number().int() }).nullable(),
+      position: z.object({ lat: nullableNumber, lon: nullableNumber, speed: z.number(), bearing: z.number(), region_id: z.number().int().nullable(), at: z.string().nullable() }),
+    }),
+  }),
+  handle: async (_input, ctx) => ({ driver: await driverProfile(ctx.db, me(ctx)) }),
+});
+
+export const mapOperation = defineDriverAppOperation({
+  method: "GET",
+  path: "map",
+  summary: "The driver's city: centre, bounds, regions, streets with house coordinates",
+  auth: "driver",
+  input: z.object({}),
+  output: z.object({
+    city: z.object({ id: z.number().int(), name: z.string(), name_en: z.string(), lat: z.number(), lon: z.number(), timezone: z.string() }),
+    bounds: z.object({ min_lat: z.number(), max_lat: z.number(), min_lon: z.number(), max_lon: z.number() }).nullable(),
+    regions: z.array(z.object({ id: z.number().int(), name: z.string(), polygon: z.array(z.tuple([z.number(), z.number()])) })),
+    streets: z.array(
+      z.object({
+        name: z.string(),
+        kind: z.enum(["STREET", "PUBLIC_PLACE"]),
+        lat: z.number(),
+        lon: z.number(),
+        houses: z.array(z.tuple([z.string(), z.number(), z.number()])),
+      }),
+    ),
+  }),
+  handle: async (_input, ctx) => cityMap(ctx.db, me(ctx).cityId),
+});
+
+export const startShiftOperation = defineDriverAppOperation({
+  method: "POST",
+  path: "shift/start",
+  summary: "Go on shift (FREE, or BUSY with an order in progress); optionally with the position",
+  auth: "driver",
+  input: z.object({ lat: position.lat.optional(), lon: position.lon.optional(), speed: position.speed, bearing: position.bearing }),
+  output: z.object({ shift_id: z.number().int(), started_at: z.string(), state, resumed: z.boolean() }),
+  handle: async (input, ctx) =>
+    startShift(ctx.db, me(ctx), input.lat !== undefined && input.lon !== undefined ? positionOf({ ...input, lat: input.lat, lon: input.lon }) : undefined),
+});
+
+export const endShiftOperation = defineDriverAppOperation({
+  method: "POST",
+  path: "shift/end",
+  summary: "Go off shift (OFFLINE); refused while an order is in progress",
+  auth: "driver",
+  input: z.object({}),
+  output: z.object({ state: z.literal("OFFLINE"), ended_at: z.string(), shifts_closed: z.number().int() }),
+  handle: async (_input, ctx) => endShift(ctx.db, me(ctx)),
+});
+
+export const positionOperation = defineDriverAppOperation({
+  method: "POST",
+  path: "position",
+  summary: "Report the position (lat, lon; speed km/h; bearing degrees); on shift only",
+  auth: "driver",
+  input: z.object(position),
+  output: z.object({ state, region_id: z.number().int().nullable() }),
+  handle: async (input, ctx) => {
+    const reply = await reportPosition(ctx.db, me(ctx), positionOf(input));
+    return { state: state.parse(reply.state), region_id: reply.region_id };
+  },
+});
+
+export const offersOperation = defineDriverAppOperation({
+  method: "GET",
+  path: "offers",
+  summary: "Free orders of the driver's services nearby, nearest first (empty unless FREE)",
+  auth: "driver",
+  input: z.object({ radius_km: numberIn(0.1, 100).optional(), limit: integerIn(1, 100).optional(), advance: yesNoParam.optional() }),
+  output: z.object({ state, offers: z.array(orderView.extend({ distance_km: z.number() })) }),
+  handle: async (input, ctx) => {
+    const found = await listOffers(ctx.db, me(ctx), { radiusKm: input.radius_km ?? 5, limit: input.limit ?? 20, advance: input.advance ?? false });
+    return { state: state.parse(found.state), offers: found.offers };
+  },
+});
+
+export const ordersOperation = defineDriverAppOperation({
+  method: "GET",
+  path: "orders",
+  summary: "The driver's orders that are not done (taken, sent by a dispatcher, attached advance orders)",
+  auth: "driver",
+  input: z.object({}),
+  output: z.object({ orders: z.array(orderView) }),
+  handle: async (_input, ctx) => ({ orders: await myOrders(ctx.db, me(ctx)) }),
+});
+
+export const acceptOperation = defineDriverAppOperation({
+  method: "POST",
+  path: "orders/accept",
+  summary: "Take a free order (FREE -> SENT_TO_DRIVER -> CONFIRMED) or a free advance order (-> PREORDER_ATTACHED)",
+  auth: "driver",
+  input: z.object({ uuid: uuidParam, arrival_minutes: integerIn(0, 600).optional(), version: integerIn(0, 2_147_483_647).optional() }),
+  output: orderReply,
+  handle: async (input, ctx) => ({ order: await acceptOrder(ctx.db, me(ctx), { uuid: input.uuid, arrivalMinutes: input.arrival_minutes, version: input.version }) }),
+});
+
+export const rejectOperation = defineDriverAppOperation({
+  method: "POST",
+  path: "orders/reject",
+  summary: "Refuse an order of the driver's before the passenger is aboard: back to the free orders",
+  auth: "driver",
+  input: z.object({ uuid: uuidParam, reason: z.string("text").max(500, "text of at most 500 characters").optional() }),
+  output: orderReply,
+  handle: async (input, ctx) => ({ order: await rejectOrder(ctx.db, me(ctx), { uuid: input.uuid, reason: input.reason }) }),
+});
+
+export const statusOperation = defineDriverAppOperation({
+  method: "POST",
+  path: "orders/status",
+  summary: `Move an order of the driver's to ${DRIVER_TARGETS.join(", ")} (the state machine decides)`,
+  auth: "driver",
+  input: z.object({
+    uuid: uuidParam,
+    status: z.enum(DRIVER_TARGETS, `one of ${DRIVER_TARGETS.join(", ")}`),
+    arrival_minutes: integerIn(0, 600).optional(),
+    version: integerIn(0, 2_147_483_647).optional(),
+    reason: z.string("text").max(500, "text of at most 500 characters").optional(),
+  }),
+  output: orderReply,
+  handle: async (input, ctx) => ({
+    order: await setOrderStatus(ctx.db, me(ctx), {
+      uuid: input.uuid,
+      status: input.status,
+      arrivalMinutes: input.arrival_minutes,
+      version: input.version,
+      reason: input.reason,
+    }),
+  }),
+});
+
+export const completeOperation = defineDriverAppOperation({
+  method: "POST",
+  path: "orders/complete",
+  summary: "Complete an order of the driver's (DONE_SUCCESSFUL); the service's commission is debited once",
+  auth: "driver",
+  input: z.object({ uuid: uuidParam }),
+  output: z.object({ order: orderView, fare: nullableNumber, commission: z.number(), balance: z.number() }),
+  handle: async (input, ctx) => completeOrder(ctx.db, me(ctx), { uuid: input.uuid }),
+});
+
+export const DRIVER_APP_OPERATIONS = [
+  versionOperation,
+  issueKeyOperation,
+  revokeKeyOperation,
+  meOperation,
+  mapOperation,
+  startShiftOperation,
+  endShiftOperation,
+  positionOperation,
+  offersOperation,
+  ordersOperation,
+  acceptOperation,
+  rejectOperation,
+  statusOperation,
+  completeOperation,
+] as const;

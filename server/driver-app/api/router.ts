@@ -1,0 +1,74 @@
+// The driver app interface under /driver-app/v1: finds the operation, reads
+// the input (the query string for GET, a JSON object body for POST), checks
+// the key (Authorization: Bearer ...), validates the input with the
+// operation's schema and calls the service. Errors go through reply.ts.
+import type { z } from "zod";
+import { config } from "../../config";
+import { db } from "../../db";
+import { ValidationError } from "../../errors";
+import { jsonResponse, type ApiRequest, type ApiResponse } from "../../http/types";
+import { authenticateDriver, checkProvisioningKey } from "../keys";
+import type { DriverAppContext, DriverAppOperation } from "./define";
+import { DRIVER_APP_OPERATIONS } from "./operations";
+import { driverAppError, driverAppErrorReply } from "./reply";
+
+const OPERATIONS = DRIVER_APP_OPERATIONS as unknown as DriverAppOperation[];
+const byPath = new Map<string, DriverAppOperation[]>();
+for (const op of OPERATIONS) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
+
+function bearer(request: ApiRequest): string | undefined {
+  const header = request.headers.authorization ?? "";
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m?.[1];
+}
+
+function readInput(request: ApiRequest, op: DriverAppOperation): Record<string, unknown> {
+  if (op.method === "GET") {
+    const out: Record<string, unknown> = {};
+    for (const [name, value] of request.query) if (value.trim() !== "" && !(name in out)) out[name] = value;
+    return out;
+  }
+  const text = request.body.toString("utf8").trim();
+  if (text === "") return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ValidationError("BAD_PARAMETER", { parameter: "body", expected: "a JSON object" });
+  }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new ValidationError("BAD_PARAMETER", { parameter: "body", expected: "a JSON object" });
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function validate<S extends z.ZodType>(schema: S, raw: Record<string, unknown>): z.output<S> {
+  const result = schema.safeParse(raw);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const parameter = issue?.path.map(String).join(".") ?? "";
+  const top = String(issue?.path[0] ?? "");
+  if (issue && top !== "" && (raw[top] === undefined || raw[top] === null)) {
+    throw new ValidationError("MISSING_PARAMETER", { parameter });
+  }
+  throw new ValidationError("BAD_PARAMETER", { parameter, expected: issue?.message });
+}
+
+export async function handleDriverApp(request: ApiRequest): Promise<ApiResponse> {
+  if (request.bodyTooLarge) return driverAppError("BODY_TOO_LARGE", { limit: 262144 });
+  const m = /^v1\/(.+)$/.exec(request.path);
+  const ops = m?.[1] ? byPath.get(m[1]) : undefined;
+  if (!ops) return driverAppError("NOT_FOUND", { what: "Path", id: `/driver-app/${request.path}` });
+  const method = request.method === "HEAD" ? "GET" : request.method;
+  const op = ops.find((o) => o.method === method);
+  if (!op) return driverAppError("METHOD_NOT_ALLOWED", { method: request.method.slice(0, 16), reason: `use ${ops.map((o) => o.method).join(" or ")}` });
+  try {
+    const ctx: DriverAppContext = { db: db(), driver: null, language: config().LANGUAGE };
+    if (op.auth === "driver") ctx.driver = await authenticateDriver(ctx.db, bearer(request));
+    else if (op.auth === "provisioning") checkProvisioningKey(bearer(request));
+    const input: unknown = validate(op.input, readInput(request, op));
+    return jsonResponse(200, await op.handle(input, ctx), { "cache-control": "no-store" });
+  } catch (error) {
+    return driverAppErrorReply(error);
+  }
+}

@@ -1,0 +1,147 @@
+// The simulator at high speed against a started server of its own: a
+// simulated hour of drivers and passengers through the product's
+// interfaces, then a drain (no new orders; the drivers finish theirs). Then
+// every order the passengers made must be in a final state, nothing lost or
+// stuck, and every balance must add up: each driver's balance is the sum of
+// its ledger, and the commission debits are exactly those of the orders the
+// drivers completed.
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import { startServer, type StartedServer } from "../support/server";
+import { provisioningKeyFor } from "@/server/driver-app/keys";
+import { Engine } from "@/server/simulator/engine";
+import { DRIVER_HOLDING_STATES } from "@/server/orders/states";
+
+const APP_SECRET = process.env.APP_SECRET ?? "test-secret-test-secret-test-secret-0123";
+const COMMISSION_PERCENT = 15;
+/** Refusals a busy city produces (a passenger cancelling while the driver moves the order ...); never 5xx or network failures. */
+const EXPECTED_REFUSALS = new Set(["FORBIDDEN_MOVE", "CONFLICT", "NOT_FOUND"]);
+
+let server: StartedServer | undefined;
+let startedAt = new Date();
+
+beforeAll(async () => {
+  server = await startServer({ env: { SIMULATE: "0", OUTBOX_POLL_MS: "1000" } });
+  startedAt = new Date();
+}, 180_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+type Query = <T>(sql: string, params?: unknown[]) => Promise<T[]>;
+
+/** Stops the server (the embedded database has one owner) and opens its database. */
+async function openDatabase(s: StartedServer): Promise<{ query: Query; close: () => Promise<void> }> {
+  if (s.databaseUrl) {
+    const client = new pg.Client({ connectionString: s.databaseUrl });
+    await client.connect();
+    return { query: async <T,>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as T[], close: () => client.end() };
+  }
+  const exited = new Promise((resolve) => s.process.once("exit", resolve));
+  s.process.kill("SIGTERM");
+  await exited;
+  const db = new PGlite(path.join(s.dataDir, "pglite"));
+  return { query: async <T,>(sql: string, params: unknown[] = []) => (await db.query<T>(sql, params)).rows, close: () => db.close() };
+}
+
+describe("the simulator", () => {
+  it("plays a simulated hour: every order ends in a final state and every balance adds up", async () => {
+    const s = server!;
+    const lines: string[] = [];
+    const engine = new Engine({
+      baseUrl: s.url,
+      apiKey: s.apiKey,
+      provisioningKey: provisioningKeyFor(APP_SECRET),
+      drivers: 20,
+      ordersPerMinute: 1.2,
+      speedUp: 120,
+      tickSeconds: 60,
+      seed: 7,
+      cityKm: 4,
+      advanceShare: 0.1,
+      advanceLeadMinutes: [15, 30],
+      moderationShare: 0.05,
+      shiftMinutes: [25, 50],
+      breakMinutes: [5, 15],
+      reportEveryMinutes: 10,
+      log: (line) => lines.push(line),
+    });
+    await engine.setup();
+    await engine.run(60);
+    await engine.drain(120);
+    const check = await engine.finalCheck();
+    const summary = engine.summary();
+    console.log([...lines, JSON.stringify(summary)].join("\n"));
+
+    expect(check.stuck).toEqual([]);
+    expect(summary.lost).toBe(0);
+    expect(summary.stuck).toBe(0);
+    expect(summary.totals.created).toBeGreaterThanOrEqual(60);
+    expect(summary.totals.completed).toBeGreaterThan(20);
+    expect(summary.totals.assigned).toBeGreaterThanOrEqual(summary.totals.completed);
+    expect(summary.totals.cancelled + summary.totals.noShow).toBeGreaterThan(0);
+    expect(summary.totals.created).toBe(summary.totals.completed + summary.totals.cancelled + summary.totals.noShow);
+    for (const code of Object.keys(summary.errors)) expect(EXPECTED_REFUSALS, `failed calls: ${JSON.stringify(summary.errors)}`).toContain(code);
+    // Drivers went on and off shift.
+    expect(lines.join("\n")).toMatch(/drivers \d+ on shift/);
+
+    const { query, close } = await openDatabase(s);
+    try {
+      // Every order the passengers made is final.
+      const open = await query<{ uuid: string; state: string }>(
+        `SELECT uuid::text AS uuid, state FROM orders WHERE created_at >= $1 AND source = 'API' AND status_code < 90`,
+        [startedAt],
+      );
+      expect(open).toEqual([]);
+      const made = await query<{ n: number }>(`SELECT count(*)::int AS n FROM orders WHERE created_at >= $1 AND source = 'API'`, [startedAt]);
+      expect(made[0]!.n).toBe(summary.totals.created);
+
+      // Each driver's balance is the sum of its ledger.
+      const unbalanced = await query<{ id: number }>(
+        `SELECT d.id, d.balance::text, COALESCE(SUM(e.amount), 0)::text AS ledger
+           FROM driver d LEFT JOIN driver_ledger_entry e ON e.driver_id = d.id
+          GROUP BY d.id HAVING d.balance <> COALESCE(SUM(e.amount), 0)`,
+      );
+      expect(unbalanced).toEqual([]);
+
+      // The commission debits are exactly those of the orders drivers completed in the app, once each.
+      const completed = await query<{ id: number; amount: number | null; driver_id: number }>(
+        `SELECT o.id, o.amount, o.driver_id FROM orders o
+          WHERE o.state = 'DONE_SUCCESSFUL'
+            AND EXISTS (SELECT 1 FROM order_status_change h WHERE h.order_id = o.id AND h.to_state = 'DONE_SUCCESSFUL' AND h.actor_type = 'DRIVER')`,
+      );
+      const debits = await query<{ order_id: number; driver_id: number; amount: string }>(
+        `SELECT order_id, driver_id, amount::text AS amount FROM driver_ledger_entry WHERE txn_id LIKE 'commission:order:%'`,
+      );
+      expect(completed.length).toBeGreaterThanOrEqual(summary.totals.completed);
+      const expected = completed
+        .filter((o) => (o.amount ?? 0) > 0)
+        .map((o) => ({ order_id: o.id, driver_id: o.driver_id, amount: String(-Math.round(((o.amount ?? 0) * COMMISSION_PERCENT) / 100)) }))
+        .sort((a, b) => a.order_id - b.order_id);
+      expect([...debits].sort((a, b) => a.order_id - b.order_id)).toEqual(expected);
+      const total = debits.reduce((sum, d) => sum + BigInt(d.amount), 0n);
+      const commissions = expected.reduce((sum, d) => sum + BigInt(d.amount), 0n);
+      expect(total).toBe(commissions);
+      expect(total < 0n).toBe(true);
+
+      // A simulated driver is BUSY exactly while holding an order; nobody has two open shifts.
+      const holding = DRIVER_HOLDING_STATES.map((st) => `'${st}'`).join(", ");
+      const inconsistent = await query<{ call_sign: string }>(
+        `SELECT d.call_sign, d.state::text FROM driver d
+          WHERE (d.state = 'BUSY') <> EXISTS (SELECT 1 FROM orders o WHERE o.driver_id = d.id AND o.state IN (${holding}))
+            AND d.state <> 'OFFLINE' AND d.call_sign = ANY($1::text[])`,
+        [engine.drivers.map((d) => d.callSign)],
+      );
+      expect(inconsistent).toEqual([]);
+      const doubled = await query<{ driver_id: number }>(`SELECT driver_id FROM shift WHERE ended_at IS NULL GROUP BY driver_id HAVING count(*) > 1`);
+      expect(doubled).toEqual([]);
+      const ended = await query<{ n: number }>(`SELECT count(*)::int AS n FROM shift WHERE ended_at IS NOT NULL`);
+      expect(ended[0]!.n).toBeGreaterThan(0);
+    } finally {
+      await close();
+    }
+  }, 240_000);
+});

@@ -1,0 +1,281 @@
+// Bad input: a property-based fuzz run (fast-check) of FUZZ_RUNS (default
+// 10,000) malformed requests over every surface — each dispatch API
+// operation, each exchange operation, our participant endpoints, every tRPC
+// procedure, next-auth and the console pages — generated from the
+// operations' own definitions (see support/fuzz-cases.ts). Every reply must
+// be the surface's own error form (never a 5xx, never a stack trace, never a
+// hang), and afterwards the database must be exactly as before: every
+// table's rows (counted and hashed) and the ledgers' totals. The only rows a
+// malformed request may leave are audit rows of refused console mutations.
+//
+// How the database is compared, the same way on both databases: the server
+// is stopped (SIGTERM), the test opens the database itself (a PGlite data
+// directory can only be opened by one process), fingerprints it, and starts
+// the server again on it; likewise after the run.
+import { randomBytes } from "node:crypto";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { z } from "zod";
+import { OPERATIONS } from "@/server/dispatch-api/operations";
+import { EXCHANGE_OPERATIONS } from "@/server/exchange-api/operations";
+import { ERROR_CODES } from "@/server/errors";
+import { provisionParticipant } from "@/server/exchange/participants";
+import { hashSecret } from "@/server/exchange/sessions";
+import { appRouter } from "@/server/trpc/root";
+import { FakeExchange } from "../exchange-e2e/fake-exchange";
+import { startReceiver, type Receiver } from "../exchange-e2e/receiver";
+import { fingerprint, type Fingerprint, type TestDatabase } from "./support/db";
+import { allCases, type FuzzCase, type FuzzContext } from "./support/fuzz-cases";
+import { closeAgents, send, STACK_TRACE, type RawReply } from "./support/http";
+import { appInstance, freshDatabase, template, type AppInstance } from "./support/instance";
+import { signIn } from "./support/console";
+import { consolePagePaths } from "./support/routes";
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000);
+const BATCH = 16;
+const CONTROL_KEY = `control-${randomBytes(12).toString("hex")}`;
+
+let database: TestDatabase;
+let app: AppInstance;
+let fake: FakeExchange;
+let receiver: Receiver;
+let ctx: FuzzContext;
+let before: Fingerprint;
+let auditBefore = 0;
+
+type ProcedureDef = { _def: { type: "query" | "mutation" | "subscription"; inputs: unknown[] } };
+function procedures(): FuzzContext["procedures"] {
+  const all = (appRouter as unknown as { _def: { procedures: Record<string, ProcedureDef> } })._def.procedures;
+  return Object.entries(all).map(([path, p]) => ({ path, type: p._def.type, input: p._def.inputs[0] as z.ZodType | undefined }));
+}
+
+async function snapshot(): Promise<{ print: Fingerprint; auditMax: number }> {
+  return database.use(async (_prisma, query) => {
+    const print = await fingerprint(query, ["audit_log"]);
+    const [row] = await query<{ max: number | null }>(`SELECT max(id)::int AS max FROM audit_log`);
+    return { print, auditMax: row?.max ?? 0 };
+  });
+}
+
+beforeAll(async () => {
+  fake = await new FakeExchange().start();
+  receiver = await startReceiver();
+  database = await freshDatabase();
+  const exchangeToken = `xt_${randomBytes(32).toString("base64url")}`;
+  // Our fuzzing participant: a server at 127.0.0.1 and an open session.
+  await database.use(async (prisma) => {
+    const made = await provisionParticipant(prisma, {
+      name: "Fuzzer",
+      email: "fuzz@example.test",
+      phone: "+7 900 000-00-00",
+      countryEn: "Russia",
+      countryRu: "Россия",
+      locationEn: "Moscow",
+      locationRu: "Москва",
+      lat: 55.75,
+      lon: 37.62,
+      commissionBp: null,
+      server: { url: receiver.url, address: "127.0.0.1" },
+      key: `xk_${randomBytes(18).toString("base64url")}`,
+      services: [{ externalId: 1, name: "Эконом", carClass: 1, executes: true }],
+      deposit: 1_000_000n,
+    });
+    const server = await prisma.exchangeServer.findFirstOrThrow({ where: { participantId: made.id }, select: { id: true } });
+    await prisma.exchangeSession.create({ data: { participantId: made.id, serverId: server.id, tokenHash: hashSecret(exchangeToken), lastUsedAt: new Date() } });
+  });
+  app = await appInstance(database, {
+    env: {
+      // Limits would only turn fuzz cases into RATE_LIMITED; they are tested in the security suite.
+      RATE_LIMIT_PER_KEY: "0",
+      RATE_LIMIT_PER_ADDRESS: "0",
+      EXCHANGE_URL: fake.url,
+      EXCHANGE_CLIENT_KEY: "xk_fuzz-participant-key",
+      EXCHANGE_CONTROL_KEY: CONTROL_KEY,
+    },
+  });
+  await app.start();
+  // The participant side logs in to the (fake) exchange once; then nothing changes by itself.
+  const deadline = Date.now() + 30_000;
+  while (fake.logins === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  const t = template();
+  const session = await signIn(app.url, t.adminEmail, t.adminPassword);
+  expect(session.cookie, session.reply.text).toMatch(/session-token=/);
+  await app.kill("SIGTERM");
+  const snap = await snapshot();
+  before = snap.print;
+  auditBefore = snap.auditMax;
+  await app.start();
+  ctx = {
+    apiKey: t.apiKey,
+    exchangeToken,
+    consoleCookie: session.cookie,
+    dispatchOps: OPERATIONS,
+    exchangeOps: EXCHANGE_OPERATIONS,
+    procedures: procedures(),
+    consolePages: consolePagePaths(),
+  };
+}, 300_000);
+
+afterAll(async () => {
+  closeAgents();
+  await app?.stop();
+  await fake?.stop();
+  await receiver?.stop();
+  await database?.drop();
+});
+
+// ------------------------------------------------------------ the judges
+
+const EXCHANGE_STATUSES = new Set([200, 400, 401, 403, 404, 406, 409, 410, 413, 429, 461, 462, 463, 465]);
+const CODES = new Set<string>(ERROR_CODES.filter((c) => c !== "INTERNAL"));
+
+function json(reply: RawReply): Record<string, unknown> | undefined {
+  try {
+    const v = JSON.parse(reply.text) as unknown;
+    return v && typeof v === "object" ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function judgeDispatch(c: FuzzCase, r: RawReply): string | undefined {
+  if (r.status !== 200 && r.status !== 404) return `HTTP ${r.status}`;
+  if (c.request.method === "HEAD") return undefined;
+  if (!String(r.headers["content-type"]).includes("application/json")) return `content-type ${r.headers["content-type"]}`;
+  const body = json(r);
+  if (!body) return "not JSON";
+  if (body.status === "DONE") return c.mustFail ? "a write was accepted" : r.status === 200 ? undefined : "DONE with 404";
+  const error = body.error as { code?: unknown; message?: unknown } | undefined;
+  if (body.status !== "ERROR" || !error) return "neither DONE nor ERROR";
+  if (typeof error.code !== "string" || !CODES.has(error.code)) return `error code ${String(error.code)}`;
+  if (typeof error.message !== "string" || error.message === "") return "no error message";
+  if (r.status === 404 && error.code !== "NOT_FOUND") return "404 without NOT_FOUND";
+  return undefined;
+}
+
+function judgeExchange(c: FuzzCase, r: RawReply): string | undefined {
+  if (!EXCHANGE_STATUSES.has(r.status)) return `HTTP ${r.status}`;
+  if (c.request.method === "HEAD") return undefined;
+  const body = json(r);
+  if (!body) return "not JSON";
+  if (r.status === 200) return c.mustFail ? "a write was accepted" : undefined;
+  const first = (body.errors as Array<Record<string, unknown>> | undefined)?.[0];
+  if (!first) return "no errors[]";
+  if (first.status !== r.status || typeof first.code !== "string" || typeof first.title !== "string" || typeof first.detail !== "string") return "malformed error object";
+  return undefined;
+}
+
+function judgeTrpc(c: FuzzCase, r: RawReply): string | undefined {
+  if (r.status >= 500) return `HTTP ${r.status}`;
+  if (c.request.method === "HEAD" || c.request.method === "OPTIONS") return undefined;
+  // The route file exports GET and POST only: Next answers other methods 405 itself.
+  if (r.status === 405 && !["GET", "POST"].includes(c.request.method)) return undefined;
+  // A subscription's errors come in its stream (tRPC's SSE protocol): a caller
+  // without a session gets one serialized UNAUTHORIZED error and the end of it.
+  if (String(r.headers["content-type"]).includes("text/event-stream")) {
+    if (c.authenticated) return undefined;
+    const events = [...r.text.matchAll(/^event: (.+)$/gm)].map((m) => m[1]);
+    const data = [...r.text.matchAll(/^data: (.+)$/gm)].map((m) => m[1] ?? "");
+    if (events.some((e) => e !== "connected" && e !== "serialized-error")) return "a stream with events for a caller without a session";
+    if (!data.some((d) => d.includes('"UNAUTHORIZED"'))) return "a stream without the UNAUTHORIZED error";
+    return undefined;
+  }
+  const body = json(r);
+  if (!body) return "not JSON";
+  if (r.status >= 200 && r.status < 300) {
+    if (!c.authenticated) return "answered a caller without a session";
+    if (c.mustFail) return "a malformed mutation was accepted";
+    return undefined;
+  }
+  const items: unknown[] = Array.isArray(body) ? body : [body];
+  for (const item of items) {
+    const error = (item as { error?: { json?: { data?: { code?: unknown } } } }).error?.json?.data?.code;
+    if (typeof error !== "string") return "no tRPC error code";
+    if (error === "INTERNAL_SERVER_ERROR") return "INTERNAL_SERVER_ERROR";
+  }
+  return undefined;
+}
+
+function judge(c: FuzzCase, r: RawReply): string | undefined {
+  if (STACK_TRACE.test(r.text)) return "a stack trace or source path in the reply";
+  const t = template();
+  if (r.text.includes(t.appSecret) || r.text.includes(t.adminPassword)) return "a secret in the reply";
+  switch (c.surface) {
+    case "dispatch":
+      return judgeDispatch(c, r);
+    case "exchange":
+    case "participant":
+      return judgeExchange(c, r);
+    case "trpc":
+      return judgeTrpc(c, r);
+    case "nextauth": {
+      if (r.status >= 500) return `HTTP ${r.status}`;
+      const cookies = ([] as string[]).concat(r.headers["set-cookie"] ?? []);
+      if (cookies.some((k) => /session-token=[^;]+/.test(k))) return "a session was given";
+      return undefined;
+    }
+    case "page": {
+      if (r.status >= 500) return `HTTP ${r.status}`;
+      const consolePage = ctx.consolePages.includes(c.target) && (c.request.method === "GET" || c.request.method === "HEAD");
+      if (consolePage && !(r.status >= 300 && r.status < 400 && /\/signin/.test(String(r.headers.location)))) return `console page without a session: HTTP ${r.status}`;
+      return undefined;
+    }
+  }
+}
+
+// ------------------------------------------------------------ the run
+
+describe("fuzz", () => {
+  it(`answers ${RUNS} malformed requests in each surface's own error form`, async () => {
+    const stats = new Map<string, number>();
+    const failures: string[] = [];
+    let sent = 0;
+    let slowest = 0;
+    const count = (key: string) => stats.set(key, (stats.get(key) ?? 0) + 1);
+    const one = async (c: FuzzCase) => {
+      let reply: RawReply;
+      try {
+        reply = await send(app.url, { timeoutMs: 20_000, ...c.request });
+      } catch (error) {
+        return `${c.surface} ${c.target}: ${error instanceof Error ? error.message : String(error)}`;
+      }
+      sent++;
+      slowest = Math.max(slowest, reply.ms);
+      count(`${c.surface} ${reply.status}${c.surface === "dispatch" ? ` ${String((json(reply)?.error as { code?: string } | undefined)?.code ?? "DONE")}` : ""}`);
+      const problem = judge(c, reply);
+      return problem ? `${c.surface} ${c.target} ${c.request.method} ${c.request.path.slice(0, 300)} -> ${problem}: HTTP ${reply.status} ${reply.text.slice(0, 400)}` : undefined;
+    };
+    const seed = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
+    await fc.assert(
+      fc.asyncProperty(fc.array(allCases(ctx), { minLength: BATCH, maxLength: BATCH }), async (batch) => {
+        const problems = (await Promise.all(batch.map(one))).filter((p): p is string => p !== undefined);
+        failures.push(...problems);
+      }),
+      { numRuns: Math.ceil(RUNS / BATCH), seed },
+    );
+    // Every problem found, once per kind (reproduce with FUZZ_SEED).
+    const kinds = new Map<string, string>();
+    for (const f of failures) kinds.set(f.replace(/ (GET|POST|PUT|DELETE|PATCH|OPTIONS|HEAD) .* -> /, " -> ").slice(0, 160), f);
+    expect([...kinds.values()].slice(0, 30), `FUZZ_SEED=${seed}`).toEqual([]);
+    expect(sent).toBeGreaterThanOrEqual(RUNS);
+    // Still serving, and nothing unexpected in its log.
+    expect((await send(app.url, { method: "GET", path: "/api/version" })).status).toBe(200);
+    expect(app.running).toBe(true);
+    const unexpected = app.output().split("\n").filter((l) => /unexpected error|request failed|console call failed|Unhandled|uncaught/i.test(l));
+    expect(unexpected.slice(0, 5)).toEqual([]);
+    console.log(`fuzz: ${sent} requests, slowest ${slowest} ms\n${[...stats].sort().map(([k, n]) => `  ${k}: ${n}`).join("\n")}`);
+  });
+
+  it("leaves the database as it was: every table, the ledgers; only refused console mutations are audited", async () => {
+    await app.kill("SIGTERM");
+    const after = await snapshot();
+    expect(after.print.ledgers).toEqual(before.ledgers);
+    expect(after.print.tables).toEqual(before.tables);
+    const audits = await database.use((_p, query) =>
+      query<{ action: string; ok: boolean | null }>(`SELECT action, (details->>'ok')::boolean AS ok FROM audit_log WHERE id > $1`, [auditBefore]),
+    );
+    const accepted = audits.filter((a) => a.ok !== false && !/^auth\.signIn(Failed|Throttled)$/.test(a.action));
+    expect(accepted).toEqual([]);
+    await app.start();
+  });
+});
