@@ -72,5 +72,8 @@ export async function authenticateApiKey(db: DbOrTx, key: string | undefined): P
   if (cache().size > 10_000) cache().clear();
   cache().set(hash, { identity, at: now });
   if (!identity) throw new AuthError("BAD_API_KEY");
+  // Last use, for the console: written at most once per cache period per key,
+  // off the request's path.
+  db.apiKey.updateMany({ where: { id: identity.id }, data: { lastUsedAt: new Date(now) } }).catch(() => undefined);
   return identity;
 }

@@ -66,7 +66,7 @@ export async function moveOrderInTx(tx: Tx, input: MoveOrderInput): Promise<Move
   const from = order.state;
   if (!isOrderState(from)) throw new OrderError("CONFLICT", { reason: `unknown stored state ${from}` });
   if (input.expectedVersion !== undefined && input.expectedVersion !== order.version) {
-    throw new OrderError("CONFLICT", { reason: "the order was changed by someone else; reload it" });
+    throw new OrderError("CONFLICT", { reason: "the order was changed by someone else; reload it", reasonKey: "stale" });
   }
   if (!canMove(from, input.to)) {
     throw new OrderError("FORBIDDEN_MOVE", { from, fromCode: codeOf(from), to: input.to, toCode: codeOf(input.to) });

@@ -117,7 +117,6 @@ const TRPC_CODE: Record<ErrorCode, TRPC_ERROR_CODE_KEY> = {
 export function domainErrorMessage(error: DomainError, locale: Locale): string {
   const details = { ...error.details };
   // The move service's stale-version refusal is the console's "stale" too.
-  if (error.code === "CONFLICT" && !details.reasonKey && /changed by someone else/.test(String(details.reason ?? ""))) details.reasonKey = "stale";
   const reason = typeof details.reasonKey === "string" ? serverMessages[locale].reasons[details.reasonKey] : undefined;
   if (reason) return reason(details);
   if (error.code === "FORBIDDEN_MOVE") {
