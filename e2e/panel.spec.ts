@@ -83,7 +83,7 @@ test("a participant's certificate opens the panel on its own data, in Russian an
   await shot(page, testInfo, "panel-order-ru");
 
   await page.goto(`${server.panelUrl}/panel/orders/${fixture.orders.aSoldDone}`);
-  await expect(page.getByText("commission on the sale").first()).toBeVisible();
+  await expect(page.getByText("комиссия с продажи").first()).toBeVisible();
   await shot(page, testInfo, "panel-order-completed-ru");
 
   await page.getByRole("link", { name: "Баланс", exact: true }).click();

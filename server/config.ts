@@ -51,6 +51,8 @@ export const configSchema = z.object({
   EXCHANGE_TRUSTED: z.string().default(""),
   /** Our dispatch server as a participant: the exchange it trades on. */
   EXCHANGE_URL: optionalString.pipe(z.url().optional()),
+  /** With no EXCHANGE_URL: this instance is the demo's exchange too, and we trade on it. */
+  DEMO_EXCHANGE: yesNo.default(true),
   EXCHANGE_CLIENT_KEY: optionalString,
   /** Sell an order that nobody took within this many minutes (0: never). */
   EXCHANGE_SELL_AFTER_MINUTES: z.coerce.number().int().min(0).default(0),

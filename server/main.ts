@@ -12,6 +12,7 @@ import { ensureAppSecret } from "./auth/secret";
 import { closeDb, connection, db, withSession } from "./db";
 import { migrate } from "./db/migrate";
 import { seedDatabase } from "./seed";
+import { setUpDemoExchange } from "./seed/demo-exchange";
 import { publicRoute } from "./http/public-routes";
 import { createAppServers, tlsConfigured } from "./http/tls";
 import { startBackgroundWork } from "./background";
@@ -49,6 +50,7 @@ async function main(): Promise<void> {
     adminPassword: cfg.SEED_ADMIN_PASSWORD,
     demo: cfg.SEED_DEMO,
   });
+  if (cfg.SEED_DEMO) await setUpDemoExchange(db(), publicUrl);
 
   const app = next({ dev, dir: root, hostname: "localhost", port: cfg.PORT });
   await app.prepare();

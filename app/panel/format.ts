@@ -18,7 +18,7 @@ export function makePanelFormats(locale: Locale, timeZone: string, currency: str
   const tag = locale === "ru" ? "ru-RU" : "en-GB";
   let money: Intl.NumberFormat;
   try {
-    money = new Intl.NumberFormat(tag, { style: "currency", currency, minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    money = new Intl.NumberFormat(tag, { style: "currency", currency, currencyDisplay: "narrowSymbol", minimumFractionDigits: 2, maximumFractionDigits: 2 });
   } catch {
     money = new Intl.NumberFormat(tag, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   }

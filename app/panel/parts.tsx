@@ -1,5 +1,6 @@
 // Tables and fact lists the panel's pages share (server components).
 import Link from "next/link";
+import type { ReactNode } from "react";
 import type { ledgerPage, notificationsPage, ordersPage, OrderRole, PanelConnection } from "@/server/panel/read-model";
 import type { PanelSession } from "./session";
 import { ConnectionBadge, DeliveryBadge, Empty, KindBadge, Money, StateBadge } from "./ui";
@@ -107,7 +108,7 @@ export function LedgerTable({ entries, session }: { entries: LedgerRow[]; sessio
                   e.exchangeOrderId
                 )}
               </td>
-              <td className="muted">{e.reason || "—"}</td>
+              <td className="muted">{e.reason ? (t.reasons[e.reason] ?? e.reason) : "—"}</td>
               <td className="num">
                 <Money minor={e.amount} fmt={fmt} signed />
               </td>
@@ -141,7 +142,6 @@ export function NotificationsTable({ messages, session }: { messages: MessageRow
             <th>{t.notifications.order}</th>
             <th>{t.notifications.status}</th>
             <th>{t.notifications.result}</th>
-            <th>{t.notifications.attempts}</th>
           </tr>
         </thead>
         <tbody>
@@ -166,24 +166,28 @@ export function NotificationsTable({ messages, session }: { messages: MessageRow
               <td>
                 <DeliveryBadge status={m.status} t={t} />
               </td>
-              <td className="small">
+              <td className="small pn-result">
                 {m.deliveredAt ? (
-                  <span>
+                  <div>
                     {t.notifications.deliveredAt} {fmt.dateTime(m.deliveredAt)}
-                  </span>
+                  </div>
                 ) : m.nextAttemptAt ? (
-                  <span className="muted">
+                  <div className="muted">
                     {t.notifications.nextAttempt} {fmt.dateTime(m.nextAttemptAt)}
-                  </span>
+                  </div>
                 ) : null}
-                {m.lastError && m.status !== "DELIVERED" ? <div className="pn-error" title={m.lastError}>{m.lastError}</div> : null}
-              </td>
-              <td>
+                {m.lastError && m.status !== "DELIVERED" ? (
+                  <div className="pn-error" title={m.lastError}>
+                    {m.lastError}
+                  </div>
+                ) : null}
                 {m.attemptLog.length === 0 ? (
-                  <span className="muted small">{t.notifications.noAttempts}</span>
+                  <div className="muted">{t.notifications.noAttempts}</div>
                 ) : (
                   <details className="pn-attempts">
-                    <summary>{m.attempts}</summary>
+                    <summary>
+                      {t.notifications.attempts}: {m.attempts}
+                    </summary>
                     <ol>
                       {m.attemptLog.map((a) => (
                         <li key={a.id}>
@@ -194,7 +198,7 @@ export function NotificationsTable({ messages, session }: { messages: MessageRow
                           <span className="muted">
                             {a.durationMs} {t.notifications.duration}
                           </span>
-                          {a.error ? <div className="pn-error">{a.error}</div> : null}
+                          {a.error && a.error !== `HTTP ${a.httpStatus}` ? <div className="pn-error">{a.error}</div> : null}
                         </li>
                       ))}
                     </ol>
@@ -209,46 +213,49 @@ export function NotificationsTable({ messages, session }: { messages: MessageRow
   );
 }
 
-export function ConnectionFacts({ connection, session }: { connection: PanelConnection; session: PanelSession }) {
+export function ConnectionFacts({ connection, session, layout = "stack" }: { connection: PanelConnection; session: PanelSession; layout?: "stack" | "row" }) {
   const { t, fmt } = session;
   const when = (at: Date | null) => (at ? `${fmt.dateTime(at)} (${fmt.ago(at)})` : t.connection.never);
+  const facts: Array<{ key: string; label: string; value: ReactNode }> = [];
+  for (const s of connection.servers) {
+    facts.push({ key: `url-${s.id}`, label: t.connection.server, value: <span className="mono">{s.url}</span> });
+    facts.push({
+      key: `check-${s.id}`,
+      label: t.connection.lastCheck,
+      value: s.lastCheckAt ? (
+        <>
+          {when(s.lastCheckAt)} · <span className={s.lastCheckOk ? "pn-plus" : "pn-minus"}>{s.lastCheckOk ? t.connection.checkOk : t.connection.checkFailed}</span>
+        </>
+      ) : (
+        t.connection.never
+      ),
+    });
+    if (s.vendor && layout === "stack") facts.push({ key: `vendor-${s.id}`, label: t.connection.vendor, value: s.vendor });
+  }
+  facts.push({ key: "call", label: t.connection.lastCall, value: connection.sessionOpen ? when(connection.lastCallAt) : t.connection.noSession });
+  facts.push({ key: "delivered", label: t.connection.lastDelivery, value: when(connection.lastDeliveredAt) });
+  facts.push({
+    key: "queue",
+    label: t.connection.queue,
+    value: (
+      <>
+        {connection.pending}
+        {connection.failing ? <span className="pn-minus"> · {t.connection.failing(connection.failing)}</span> : null}
+      </>
+    ),
+  });
   return (
-    <div className="pn-connection">
+    <div className={`pn-connection pn-connection-${layout}`}>
       <div className="pn-connection-state">
         <ConnectionBadge state={connection.state} t={t} />
       </div>
-      {connection.servers.map((s) => (
-        <dl key={s.id} className="facts">
-          <dt>{t.connection.server}</dt>
-          <dd className="mono">{s.url}</dd>
-          <dt>{t.connection.lastCheck}</dt>
-          <dd>
-            {s.lastCheckAt ? (
-              <>
-                {when(s.lastCheckAt)} · <span className={s.lastCheckOk ? "pn-plus" : "pn-minus"}>{s.lastCheckOk ? t.connection.checkOk : t.connection.checkFailed}</span>
-              </>
-            ) : (
-              t.connection.never
-            )}
-          </dd>
-          {s.vendor ? (
-            <>
-              <dt>{t.connection.vendor}</dt>
-              <dd>{s.vendor}</dd>
-            </>
-          ) : null}
-        </dl>
-      ))}
-      <dl className="facts">
-        <dt>{t.connection.lastCall}</dt>
-        <dd>{connection.sessionOpen ? when(connection.lastCallAt) : t.connection.noSession}</dd>
-        <dt>{t.connection.lastDelivery}</dt>
-        <dd>{when(connection.lastDeliveredAt)}</dd>
-        <dt>{t.connection.queue}</dt>
-        <dd>
-          {connection.pending}
-          {connection.failing ? <span className="pn-minus"> · {t.connection.failing(connection.failing)}</span> : null}
-        </dd>
+      <dl className="pn-connection-facts">
+        {facts.map((f) => (
+          <div key={f.key}>
+            <dt>{f.label}</dt>
+            <dd>{f.value}</dd>
+          </div>
+        ))}
       </dl>
     </div>
   );

@@ -176,6 +176,7 @@ const ru = {
     noServers: "Сервер не зарегистрирован: биржа не может отправлять вам уведомления.",
     services: "Службы",
     noServices: "Службы не заведены.",
+    noKeys: "Ключи не выдавались.",
     serviceId: "№",
     serviceName: "Название",
     carClass: "Класс",
@@ -193,6 +194,21 @@ const ru = {
     current: "этот",
     certStatus: { active: "Действует", revoked: "Отозван", expired: "Истёк" },
   },
+  /** The exchange's own words in ledger entries and state history, translated when known. */
+  reasons: {
+    "order sold": "заказ продан",
+    "order bought": "заказ куплен",
+    "commission on the sale": "комиссия с продажи",
+    "commission on the purchase": "комиссия с покупки",
+    "opening deposit": "начальное пополнение",
+    "sent by the seller": "отправлен продавцом",
+    registered: "зарегистрирован",
+    taken: "взят",
+    completed: "выполнен",
+    "revoked by the seller": "отозван продавцом",
+    "taken by another participant": "взят другим участником",
+    "the seller removed our driver": "продавец снял водителя",
+  } as Record<string, string>,
   common: { none: "—", page: "Страница" },
 };
 
@@ -370,6 +386,7 @@ const en: PanelStrings = {
     noServers: "No server registered: the exchange cannot send you notifications.",
     services: "Services",
     noServices: "No services set up.",
+    noKeys: "No keys issued.",
     serviceId: "No.",
     serviceName: "Name",
     carClass: "Class",
@@ -387,6 +404,7 @@ const en: PanelStrings = {
     current: "this one",
     certStatus: { active: "Active", revoked: "Revoked", expired: "Expired" },
   },
+  reasons: {},
   common: { none: "—", page: "Page" },
 };
 

@@ -10,6 +10,7 @@ import { config } from "../config";
 import { OrderError, ValidationError } from "../errors";
 import { publish } from "../events/bus";
 import { applyDriverPayment } from "../balances/driver-balance";
+import { takeOffer } from "../exchange/participant/take";
 import { kopecksToRoubles } from "../balances/money";
 import { haversineMetres } from "../geo/distance";
 import { regionAt } from "../geo/regions";
@@ -390,6 +391,22 @@ export interface AcceptInput {
  */
 export async function acceptOrder(db: Db, me: DriverIdentity, input: AcceptInput) {
   const actor = actorOf(me);
+  // An order another participant sells on the exchange is taken there first
+  // (of several takers one wins; the others get GONE), then given to the driver.
+  const offered = await db.order.findUnique({
+    where: { uuid: input.uuid },
+    select: { serviceId: true, exchangeLink: { select: { role: true, phase: true, exchangeOrderId: true } } },
+  });
+  const link = offered?.exchangeLink;
+  if (offered && link?.role === "BOUGHT" && link.exchangeOrderId) {
+    const driver = await db.driver.findUniqueOrThrow({ where: { id: me.id }, select: { state: true, services: { where: { serviceId: offered.serviceId }, select: { serviceId: true } } } });
+    if (driver.state !== "FREE") throw new OrderError("CONFLICT", { reason: driver.state === "OFFLINE" ? "not on shift: start a shift first" : "the driver is busy with another order" });
+    if (driver.services.length === 0) throw new OrderError("FORBIDDEN", { reason: "the order is of a service the driver does not serve" });
+    if (link.phase !== "OFFERED") throw new OrderError("CONFLICT", { reason: "the order is no longer free" });
+    const taken = await takeOffer(db, link.exchangeOrderId, me.id, { arrivalMinutes: input.arrivalMinutes, actor });
+    await publishDriver(db, me.id);
+    return readOrder(db, taken.orderId);
+  }
   const moves = await db.$transaction(async (tx) => {
     // The order first, then the driver: the order of moveOrder's own locks.
     const order = await lockOrder(tx, { uuid: input.uuid });

@@ -371,7 +371,8 @@ export class SimDriver {
     try {
       order = (await this.client.post("orders/accept", { uuid: offer.uuid, arrival_minutes: minutes, version: offer.version })).order as AppOrder;
     } catch (error) {
-      if (error instanceof CallError && error.code === "CONFLICT") return false;
+      // Another driver (or another exchange participant) was faster.
+      if (error instanceof CallError && (error.code === "CONFLICT" || error.code === "GONE")) return false;
       this.failed(error);
       return false;
     }

@@ -165,11 +165,11 @@ describe("crash", () => {
   it("keeps every acknowledged write through two SIGKILLs in the middle of a load", async () => {
     // Some work first, so that the kills find orders to move and offers to take.
     for (let i = 0; i < 12; i++) await work();
-    const first = await loadAndCrash(1500);
+    const first = await loadAndCrash(4000);
     expect(app.process?.signalCode).toBe("SIGKILL");
     await app.start();
     lastStart = Date.now();
-    const second = await loadAndCrash(1200);
+    const second = await loadAndCrash(3000);
     expect(app.process?.signalCode).toBe("SIGKILL");
     await app.start();
     lastStart = Date.now();

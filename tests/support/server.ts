@@ -92,6 +92,7 @@ export async function startServer(options: StartOptions = {}): Promise<StartedSe
     LANGUAGE: "en",
     LOG_LEVEL: "warn",
     SIMULATE: "0",
+    DEMO_EXCHANGE: "0",
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...options.env,
   };

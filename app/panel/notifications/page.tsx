@@ -38,27 +38,24 @@ export default async function PanelNotifications({ searchParams }: { searchParam
           <div className="muted">{t.notifications.subtitle}</div>
         </div>
       </div>
-      <div className="pn-columns pn-columns-side">
-        <div>
-          <div className="tabs" role="tablist">
-            <Link role="tab" aria-selected={!status} className={`tab${status ? "" : " active"}`} href="/panel/notifications">
-              {t.notifications.all}
-              <span className="tab-count">{total}</span>
+      <div className="card">
+        <ConnectionFacts connection={connection} session={session} layout="row" />
+      </div>
+      <div>
+        <div className="tabs" role="tablist">
+          <Link role="tab" aria-selected={!status} className={`tab${status ? "" : " active"}`} href="/panel/notifications">
+            {t.notifications.all}
+            <span className="tab-count">{total}</span>
+          </Link>
+          {STATUSES.map((s) => (
+            <Link key={s} role="tab" aria-selected={status === s} className={`tab${status === s ? " active" : ""}${s === "FAILED" && counts.FAILED ? " tab-alert" : ""}`} href={`/panel/notifications${query({ status: s })}`}>
+              {t.notifications.statuses[s]}
+              <span className="tab-count">{counts[s]}</span>
             </Link>
-            {STATUSES.map((s) => (
-              <Link key={s} role="tab" aria-selected={status === s} className={`tab${status === s ? " active" : ""}${s === "FAILED" && counts.FAILED ? " tab-alert" : ""}`} href={`/panel/notifications${query({ status: s })}`}>
-                {t.notifications.statuses[s]}
-                <span className="tab-count">{counts[s]}</span>
-              </Link>
-            ))}
-          </div>
-          <NotificationsTable messages={page.messages} session={session} />
-          <More href={page.nextBefore ? `/panel/notifications${query({ status, before: page.nextBefore })}` : null} label={t.orders.more} />
+          ))}
         </div>
-        <aside className="card">
-          <h3>{t.connection.title}</h3>
-          <ConnectionFacts connection={connection} session={session} />
-        </aside>
+        <NotificationsTable messages={page.messages} session={session} />
+        <More href={page.nextBefore ? `/panel/notifications${query({ status, before: page.nextBefore })}` : null} label={t.orders.more} />
       </div>
     </div>
   );

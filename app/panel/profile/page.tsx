@@ -129,7 +129,7 @@ export default async function PanelProfilePage() {
         </div>
       </div>
 
-      <div className="pn-columns">
+      <div className="pn-stack">
         <Section title={p.certificates} id="certificates">
           <div className="table-wrap">
             <table className="table">
@@ -159,7 +159,7 @@ export default async function PanelProfilePage() {
         </Section>
         <Section title={p.keys} id="keys">
           {profile.keys.length === 0 ? (
-            <div className="muted">—</div>
+            <div className="muted">{p.noKeys}</div>
           ) : (
             <div className="table-wrap">
               <table className="table">

@@ -165,7 +165,7 @@ export default async function PanelOrder({ params }: Params) {
                     </>
                   ) : null}
                   <StateBadge state={h.toState} code={h.toCode} locale={locale} />
-                  {h.reason ? <span className="muted small"> · {h.reason}</span> : null}
+                  {h.reason ? <span className="muted small"> · {t.reasons[h.reason] ?? h.reason}</span> : null}
                 </span>
               </li>
             ))}

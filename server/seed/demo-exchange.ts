@@ -1,0 +1,20 @@
+// The demo's exchange: unless EXCHANGE_URL names another exchange, this
+// instance is its own exchange too, and our dispatch server trades on it as
+// the participant "Наше такси" beside the seeded demo participants. The client
+// key is derived from the app secret, so restarts agree without storing it.
+import { createHmac } from "node:crypto";
+import { config } from "../config";
+import type { Db } from "../db";
+import { appSecret } from "../auth/secret";
+import { seedExchange } from "./exchange";
+
+export async function setUpDemoExchange(db: Db, publicUrl: string): Promise<void> {
+  const cfg = config();
+  if (!cfg.DEMO_EXCHANGE || cfg.EXCHANGE_URL) return;
+  const clientKey = cfg.EXCHANGE_CLIENT_KEY ?? `demo-${createHmac("sha256", appSecret()).update("demo exchange client key").digest("base64url")}`;
+  cfg.EXCHANGE_URL = `${publicUrl}/exchange`;
+  cfg.EXCHANGE_CLIENT_KEY = clientKey;
+  process.env.EXCHANGE_URL = cfg.EXCHANGE_URL;
+  process.env.EXCHANGE_CLIENT_KEY = clientKey;
+  await seedExchange(db, { publicUrl, clientKey });
+}
