@@ -44,11 +44,21 @@ async function main(): Promise<void> {
 
   const applied = await withSession((session) => migrate(session));
   if (applied.length) log.info("migrations applied", { applied });
-  const seeded = await seedDatabase(db(), {
-    apiKey: cfg.SEED_API_KEY,
-    adminEmail: cfg.SEED_ADMIN_EMAIL,
-    adminPassword: cfg.SEED_ADMIN_PASSWORD,
-    demo: cfg.SEED_DEMO,
+  // Instances starting at once on one PostgreSQL: one seeds, the others wait for it
+  // (and then find everything there); without the lock the seed's checks race.
+  // A lock number of its own: the demo seed takes 724002 inside its transaction.
+  const seeded = await withSession(async (session) => {
+    await session.exec("SELECT pg_advisory_lock(724003)");
+    try {
+      return await seedDatabase(db(), {
+        apiKey: cfg.SEED_API_KEY,
+        adminEmail: cfg.SEED_ADMIN_EMAIL,
+        adminPassword: cfg.SEED_ADMIN_PASSWORD,
+        demo: cfg.SEED_DEMO,
+      });
+    } finally {
+      await session.exec("SELECT pg_advisory_unlock(724003)");
+    }
   });
   if (cfg.SEED_DEMO) await setUpDemoExchange(db(), publicUrl);
 

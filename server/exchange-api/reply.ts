@@ -6,7 +6,7 @@
 // endpoints add "meta": {"vendor", "status"}).
 //
 //   name                 HTTP  domain codes
-//   BadRequest           400   FORBIDDEN_MOVE, BAD_PARAMETER with details.badRequest
+//   BadRequest           400   FORBIDDEN_MOVE, BAD_REQUEST
 //   Unauthorized         401   UNAUTHORIZED, MISSING_API_KEY, BAD_API_KEY, TOKEN_INVALID, TOKEN_EXPIRED
 //   Forbidden            403   FORBIDDEN, INSUFFICIENT_BALANCE, BLACKLISTED
 //   NotFound             404   NOT_FOUND (and unknown paths)
@@ -56,12 +56,12 @@ const BY_CODE: Record<ErrorCode, ExchangeErrorName> = {
   METHOD_NOT_ALLOWED: { status: 461, code: "MethodNotAllowed", title: "The HTTP method does not fit this operation" },
   EMPTY_REQUEST: { status: 462, code: "EmptyRequest", title: "The request is empty" },
   MISSING_PARAMETER: { status: 463, code: "NoRequiredFieldSet", title: "A required parameter is missing" },
+  BAD_REQUEST,
   BAD_PARAMETER: { status: 465, code: "TypeError", title: "A parameter has the wrong type" },
   INTERNAL: { status: 503, code: "ServiceUnavailable", title: "Temporarily unavailable" },
 };
 
 export function errorName(code: ErrorCode, details: ErrorDetails): ExchangeErrorName {
-  if (code === "BAD_PARAMETER" && details.badRequest === true) return BAD_REQUEST;
   return BY_CODE[code];
 }
 

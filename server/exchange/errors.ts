@@ -5,12 +5,11 @@
 // The closed list has no code of its own for "BadRequest" (a request that is
 // well typed but not acceptable as a whole: a field that may not change, an
 // unsupported filter, a closed order). Such errors are BAD_PARAMETER with
-// `details.badRequest = true`; a plain BAD_PARAMETER is a wrong type
-// ("TypeError", 465).
+// BAD_REQUEST; a BAD_PARAMETER is a wrong type ("TypeError", 465).
 import { ExchangeError, type ErrorDetails } from "../errors";
 
 export function badRequest(reason: string, details: ErrorDetails = {}): ExchangeError {
-  return new ExchangeError("BAD_PARAMETER", { ...details, reason, badRequest: true }, reason);
+  return new ExchangeError("BAD_REQUEST", { ...details, reason }, reason);
 }
 
 export function gone(reason: string): ExchangeError {

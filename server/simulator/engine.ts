@@ -62,8 +62,8 @@ export interface SimulationOptions {
   offerRadiusKm?: number;
   log?: (line: string) => void;
   verbose?: boolean;
-  /** Hooks run every tick after the drivers (the exchange participant). */
-  participants?: Array<{ tick: (engine: Engine) => Promise<void> }>;
+  /** Other actors run every tick after the drivers (the exchange participant). */
+  participants?: Participant[];
   /** HTTPS: an extra authority to trust, or (loopback only) no certificate checks. */
   transport?: TransportOptions;
 }
@@ -90,6 +90,14 @@ export const DEFAULT_OPTIONS: Omit<ResolvedOptions, "baseUrl" | "apiKey" | "prov
   offerRadiusKm: 4,
   verbose: false,
 };
+
+/** Another actor of the simulated city (the second exchange participant). */
+export interface Participant {
+  tick: (engine: Engine) => Promise<void>;
+  /** Unfinished work the drain waits for. */
+  open?: () => number;
+  report?: () => string;
+}
 
 /** An order as the simulator follows it. */
 export interface SimOrder {
@@ -173,6 +181,10 @@ export class Engine {
     this.rng = root.fork("engine");
     this.passengers = root.fork("passengers");
     this.credit = this.passengers.float();
+  }
+
+  get participants(): Participant[] {
+    return (this.options as SimulationOptions).participants ?? [];
   }
 
   get minute(): number {
@@ -272,7 +284,8 @@ export class Engine {
     this.creating = false;
     const until = this.now + maxMinutes * 60;
     if (!this.wallStarted) this.wallStarted = Date.now();
-    while (!this.stopping && this.now < until && this.openOrders().length > 0) await this.step();
+    const busy = () => this.openOrders().length > 0 || this.participants.some((p) => (p.open?.() ?? 0) > 0);
+    while (!this.stopping && this.now < until && busy()) await this.step();
   }
 
   stop(): void {
@@ -297,7 +310,7 @@ export class Engine {
       ...this.drivers.map((d) => d.tick(this.now, this.tickSeconds)),
     ]);
     await this.handOutOffers();
-    for (const participant of (this.options as SimulationOptions).participants ?? []) {
+    for (const participant of this.participants) {
       try {
         await participant.tick(this);
       } catch (error) {
@@ -305,7 +318,10 @@ export class Engine {
       }
     }
     const every = this.options.reportEveryMinutes;
-    if (every > 0 && this.now % (every * 60) < this.tickSeconds) this.log(this.reportLine(every));
+    if (every > 0 && this.now % (every * 60) < this.tickSeconds) {
+      this.log(this.reportLine(every));
+      for (const participant of this.participants) if (participant.report) this.log(participant.report());
+    }
     const budget = (this.tickSeconds * 1000) / this.options.speedUp;
     const spent = performance.now() - started;
     if (spent < budget && !this.stopping) await this.sleep(budget - spent);
@@ -440,7 +456,7 @@ export class Engine {
       if (giveUp || changedMind) {
         order.cancelAt = null;
         work.push(this.cancel(order, changedMind ? "планы изменились" : "долго ждать"));
-      } else if (now - order.lastPolled >= Math.max(this.tickSeconds, order.driver ? 600 : 90)) {
+      } else if (now - order.lastPolled >= Math.max(this.tickSeconds, order.driver && this.byCallSign.has(order.driver) ? 600 : 90)) {
         order.lastPolled = now;
         work.push(this.poll(order));
       }
@@ -474,7 +490,8 @@ export class Engine {
     try {
       const info = await this.dispatch.get("order", { uuid: order.uuid });
       const state = String(info.name);
-      const holder = typeof info.driver_id === "string" && HOLDING.has(state) ? info.driver_id : null;
+      // Taken on the exchange, the order has no driver of ours: its executor holds it.
+      const holder = HOLDING.has(state) ? (typeof info.driver_id === "string" ? info.driver_id : "exchange") : null;
       this.onMove(order.uuid, state, Number(info.status), holder);
     } catch (error) {
       if (error instanceof CallError && error.code === "NOT_FOUND") return this.markLost(order);

@@ -156,3 +156,27 @@ export class DriverAppClient {
     return this.call("POST", path, body);
   }
 }
+
+/**
+ * The exchange API (/exchange) as a participant's server calls it: JSON
+ * bodies `{meta: {token}, data}`; errors `{errors: [{status, code, detail}]}`
+ * become a CallError with the error's name (Gone, Forbidden ...).
+ */
+export class ExchangeClient {
+  constructor(
+    private readonly exchangeUrl: string,
+    private readonly transport: TransportOptions = {},
+  ) {}
+
+  async post(path: string, data: Record<string, unknown>, token?: string): Promise<Record<string, unknown>> {
+    const reply = await send(
+      `${this.exchangeUrl.replace(/\/+$/, "")}/${path}`,
+      { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ...(token ? { meta: { token } } : {}), data }) },
+      this.transport,
+    );
+    if (reply.status === 200) return reply.body as Record<string, unknown>;
+    const first = ((reply.body as { errors?: Array<Record<string, unknown>> }).errors ?? [])[0] ?? {};
+    const code = typeof first.code === "string" ? first.code : `HTTP_${reply.status}`;
+    throw new CallError(code, reply.status, `/exchange/${path}: ${reply.status} ${code} ${typeof first.detail === "string" ? first.detail : ""}`.trim(), first);
+  }
+}

@@ -16,7 +16,10 @@ import { config } from "../config";
 import { db } from "../db";
 import { provisioningKey } from "../driver-app/keys";
 import { log } from "../log";
-import { Engine } from "./engine";
+import { Engine, type Participant } from "./engine";
+import { SimParticipant } from "./exchange";
+import { provisionSimulatedParticipant, simulatedParticipantKeyFor } from "./exchange-provision";
+import { Rng } from "../seed/demo/random";
 
 export function simulatorApiKeyFor(secret: string): string {
   return `tk_sim_${createHmac("sha256", secret).update("taxi-dispatch/simulator/api-key/v1").digest("base64url")}`;
@@ -38,9 +41,13 @@ export async function ensureSimulatorApiKey(): Promise<string> {
 export async function startSimulation(listen: { host: string; port: number; scheme: "http" | "https" }): Promise<() => Promise<void>> {
   const cfg = config();
   const host = listen.host === "0.0.0.0" || listen.host === "::" || listen.host === "" ? "127.0.0.1" : listen.host;
+  const baseUrl = `${listen.scheme}://${host.includes(":") ? `[${host}]` : host}:${listen.port}`;
+  const transport = { insecure: listen.scheme === "https" };
+  const participant = await startParticipant(baseUrl, listen.port, transport);
   const engine = new Engine({
-    baseUrl: `${listen.scheme}://${host.includes(":") ? `[${host}]` : host}:${listen.port}`,
-    transport: { insecure: listen.scheme === "https" },
+    baseUrl,
+    transport,
+    participants: participant ? [participant] : [],
     apiKey: await ensureSimulatorApiKey(),
     provisioningKey: provisioningKey(),
     drivers: cfg.SIMULATE_DRIVERS,
@@ -62,5 +69,45 @@ export async function startSimulation(listen: { host: string; port: number; sche
   return async () => {
     engine.stop();
     await Promise.race([running, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+    await participant?.close();
   };
+}
+
+/** Whether EXCHANGE_URL is this very server's exchange (then the simulator may provision a participant on it). */
+function ownExchange(exchangeUrl: string | undefined, port: number): boolean {
+  if (!exchangeUrl) return false;
+  try {
+    const url = new URL(exchangeUrl);
+    const local = ["localhost", "127.0.0.1", "[::1]", "::1"].includes(url.hostname) || (config().PUBLIC_URL ? new URL(config().PUBLIC_URL!).hostname === url.hostname : false);
+    const urlPort = Number(url.port || (url.protocol === "https:" ? 443 : 80));
+    return local && urlPort === port && url.pathname.replace(/\/+$/, "") === "/exchange";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The second exchange participant: only when our dispatch trades on this
+ * server's own exchange (EXCHANGE_URL and EXCHANGE_CLIENT_KEY set to it),
+ * else there is nobody to trade with.
+ */
+async function startParticipant(baseUrl: string, port: number, transport: { insecure: boolean }): Promise<(Participant & { close: () => Promise<void> }) | undefined> {
+  const cfg = config();
+  if (cfg.SIMULATE_EXCHANGE_ORDERS_PER_MINUTE <= 0) return undefined;
+  if (!ownExchange(cfg.EXCHANGE_URL, port) || !cfg.EXCHANGE_CLIENT_KEY) {
+    log.info("simulator: no second exchange participant (our dispatch trades on no exchange of this server: EXCHANGE_URL, EXCHANGE_CLIENT_KEY)");
+    return undefined;
+  }
+  const clientKey = simulatedParticipantKeyFor(appSecret());
+  const participant = new SimParticipant({
+    exchangeUrl: `${baseUrl}/exchange`,
+    clientKey,
+    sellPerMinute: cfg.SIMULATE_EXCHANGE_ORDERS_PER_MINUTE,
+    rng: new Rng(cfg.SIMULATE_SEED).fork("exchange-participant"),
+    transport,
+  });
+  const url = await participant.listen("127.0.0.1", 0);
+  await provisionSimulatedParticipant(db(), { serverUrl: url, clientKey });
+  log.info("simulator: second exchange participant", { url });
+  return participant;
 }

@@ -6,6 +6,10 @@ import { referenceRouter } from "./routers/reference";
 import { driversRouter } from "./routers/drivers";
 import { adminRouter } from "./routers/admin";
 import { liveRouter } from "./routers/live";
+import { mapRouter } from "./routers/map";
+import { balancesRouter } from "./routers/balances";
+import { referenceAdminRouter } from "./routers/referenceAdmin";
+import { exchangeDeskRouter } from "./routers/exchangeDesk";
 
 export const appRouter = createTRPCRouter({
   session: sessionRouter,
@@ -14,6 +18,10 @@ export const appRouter = createTRPCRouter({
   drivers: driversRouter,
   admin: adminRouter,
   live: liveRouter,
+  map: mapRouter,
+  balances: balancesRouter,
+  referenceAdmin: referenceAdminRouter,
+  exchangeDesk: exchangeDeskRouter,
 });
 
 export type AppRouter = typeof appRouter;

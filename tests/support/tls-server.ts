@@ -74,7 +74,8 @@ export async function startTlsServer(options: { env: Record<string, string>; app
   if (!options.env.DATABASE_URL) delete env.DATABASE_URL;
 
   let output = "";
-  const child = spawn(process.execPath, [path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), "server/main.ts"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  // node itself (not the tsx wrapper), so that a signal reaches the server
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const stop = async () => {

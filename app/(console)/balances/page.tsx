@@ -1,10 +1,10 @@
-// The next part of the console (not built yet): a clear notice, not a broken page.
-import { ComingSoon, RequireRoles } from "@/app/components/guard";
+import { RequireRoles } from "@/app/components/guard";
+import { BalancesPage } from "@/app/components/balances/balances-page";
 
-export default function BalancesPage() {
+export default function BalancesRoute() {
   return (
-    <RequireRoles roles={["ACCOUNTANT"]}>
-      <ComingSoon title={(t) => t.nav.balances} />
+    <RequireRoles roles={["ACCOUNTANT", "ADMIN"]}>
+      <BalancesPage />
     </RequireRoles>
   );
 }

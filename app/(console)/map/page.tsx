@@ -1,10 +1,10 @@
-// The next part of the console (not built yet): a clear notice, not a broken page.
-import { ComingSoon, RequireRoles } from "@/app/components/guard";
+import { RequireRoles } from "@/app/components/guard";
+import { MapPage } from "@/app/components/map/map-page";
 
-export default function MapPage() {
+export default function MapRoute() {
   return (
     <RequireRoles roles={["DISPATCHER"]}>
-      <ComingSoon title={(t) => t.nav.map} />
+      <MapPage />
     </RequireRoles>
   );
 }

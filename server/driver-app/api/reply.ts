@@ -18,6 +18,7 @@ import { log } from "../../log";
 export const HTTP_STATUS: Record<ErrorCode, number> = {
   MISSING_PARAMETER: 400,
   BAD_PARAMETER: 400,
+  BAD_REQUEST: 400,
   EMPTY_REQUEST: 400,
   ADDRESS_NOT_FOUND: 400,
   UNAUTHORIZED: 401,

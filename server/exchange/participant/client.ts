@@ -108,7 +108,7 @@ export function remoteError(reply: ExchangeReply): ExchangeError {
   const code: ErrorCode =
     REMOTE_CODES[name] ??
     (reply.status === 401 ? "UNAUTHORIZED" : reply.status === 403 ? "FORBIDDEN" : reply.status === 410 ? "GONE" : reply.status === 406 ? "NOT_ACCEPTABLE" : "INTERNAL");
-  return new ExchangeError(code, { reason: `the exchange refused: ${detail}`, remoteStatus: reply.status, ...(name === "BadRequest" ? { badRequest: true } : {}) });
+  return new ExchangeError(name === "BadRequest" ? "BAD_REQUEST" : code, { reason: `the exchange refused: ${detail}`, remoteStatus: reply.status });
 }
 
 const loginKey = Symbol.for("taxi.exchangeLastLogin");

@@ -1,0 +1,567 @@
+// `npm run bench` (docs/performance.md): the production build on the embedded
+// database and on PostgreSQL, measured side by side with the limit (a plain
+// node:http server on the raw driver) and the default way (a plain Next.js
+// route handler with Prisma). Writes bench-results/latest.{json,md,svg}.
+//
+//   npm run bench                        both databases, full durations
+//   npm run bench -- --short             the short mode (CI): a few seconds per measurement
+//   npm run bench -- --db=postgres       one database
+//   npm run bench -- --profile           also a CPU profile of the server (bench-results/profiles)
+//
+// The servers are started with NEXT_DIST_DIR (default .next-bench, built
+// beforehand with `NEXT_DIST_DIR=.next-bench npx next build`).
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import { seedDemoCity } from "../../server/seed/demo";
+import { startServer, type StartedServer, type TestDb } from "../../tests/support/server";
+import { prepareDatabase, type PreparedDb } from "../../tests/exchange-e2e/db";
+import { addParticipants } from "../../tests/exchange-e2e/fixtures";
+import { startReceiver, type Receiver } from "../../tests/exchange-e2e/receiver";
+import { signInApi, type Session } from "../../e2e/support/console-api";
+import type { LoadJob, LoadResult } from "./load";
+import { writeReport, type BenchResult, type DbResult, type Measurement, type Sample } from "./report";
+import { summarizeProfile } from "./profile";
+
+const root = path.resolve(import.meta.dirname, "..", "..");
+const args = process.argv.slice(2);
+const short = args.includes("--short");
+const profile = args.includes("--profile");
+const dbArg = args.find((a) => a.startsWith("--db="))?.slice(5);
+const databases: TestDb[] = dbArg ? (dbArg.split(",") as TestDb[]) : ["pglite", "postgres"];
+const distDir = process.env.NEXT_DIST_DIR || ".next-bench";
+const outDir = path.join(root, "bench-results");
+
+const M = short
+  ? { saturate: 4, rate: 4, warm: 1, connections: 20, activeOrders: 10_000, streets: 10_000, exchangeSamples: 30, boardSamples: 10, consoles: 10, liveChanges: 5 }
+  : { saturate: 10, rate: 10, warm: 2, connections: 20, activeOrders: 10_000, streets: 10_000, exchangeSamples: 200, boardSamples: 40, consoles: 50, liveChanges: 20 };
+
+/** Requests per second of the fixed-rate measurements. */
+const RATE = { read: 1_000, write: 500, exchange: 200, board: 20, lowStreets: 100 };
+
+function log(message: string): void {
+  console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+}
+
+// ------------------------------------------------------------------ processes
+
+function vm(pid: number | undefined, field: "VmHWM" | "VmRSS"): number | undefined {
+  if (!pid) return undefined;
+  try {
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Math.round(Number(m[1]) / 1024) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Resets the peak resident set size (VmHWM) of a process: echo 5 > /proc/pid/clear_refs. */
+function resetPeak(pid: number | undefined): void {
+  if (!pid) return;
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+  } catch {
+    // not allowed here: the peak is then the process's peak so far
+  }
+}
+
+let jobCounter = 0;
+const jobDir = mkdtempSync(path.join(tmpdir(), "taxi-bench-jobs-"));
+
+/** Runs one autocannon job in a child process. */
+function load(job: LoadJob): Promise<LoadResult> {
+  const file = path.join(jobDir, `job-${++jobCounter}.json`);
+  writeFileSync(file, JSON.stringify(job));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/bench/load.ts"), file], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
+    child.on("exit", (code) => {
+      rmSync(file, { force: true });
+      const line = out.split("\n").find((l) => l.startsWith("LOAD_RESULT "));
+      if (code !== 0 || !line) return reject(new Error(`load generator failed (${code}): ${err.slice(-2000)}`));
+      resolve(JSON.parse(line.slice("LOAD_RESULT ".length)) as LoadResult);
+    });
+  });
+}
+
+async function startLimit(db: TestDb, prepared: PreparedDb): Promise<{ url: string; process: ChildProcess; stop: () => Promise<void> }> {
+  const dataDir = db === "pglite" ? mkdtempSync(path.join(tmpdir(), "taxi-bench-limit-")) : undefined;
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: "0" };
+  delete env.DATABASE_URL;
+  if (dataDir) env.LIMIT_DATA_DIR = dataDir;
+  else env.DATABASE_URL = prepared.env.DATABASE_URL;
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/bench/limit-server.ts")], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`limit server did not start: ${out}`)), 120_000);
+    const onData = (c: Buffer) => {
+      out += c.toString();
+      const m = /LIMIT_READY (\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.on("exit", (code) => reject(new Error(`limit server exited (${code}): ${out}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    process: child,
+    stop: async () => {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+// ------------------------------------------------------------------ helpers
+
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+function samples(values: number[]): Sample {
+  return { n: values.length, p50: percentile(values, 50), p99: percentile(values, 99), max: Math.max(...values) };
+}
+
+async function json<T>(res: Response | Promise<Response>): Promise<T> {
+  const r = await res;
+  const text = await r.text();
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new Error(`not JSON (${r.status}): ${text.slice(0, 300)}`);
+  }
+}
+
+async function pool<T, R>(items: T[], concurrency: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]!, i);
+      }
+    }),
+  );
+  return out;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// ------------------------------------------------------------------ the database
+
+interface Prepared {
+  db: PreparedDb;
+  activeUuids: string[];
+  /** Known addresses (street and house) of the demo city. */
+  addresses: Array<{ street: string; house: string }>;
+  callSign: string;
+  center: { lat: number; lon: number };
+  sellerKey: string;
+}
+
+async function prepare(kind: TestDb, receivers: { seller: Receiver; taker: Receiver }): Promise<Prepared> {
+  const sellerKey = `xk_${randomBytes(18).toString("base64url")}`;
+  const takerKey = `xk_${randomBytes(18).toString("base64url")}`;
+  const made = await prepareDatabase(kind, async (prisma) => {
+    const t0 = Date.now();
+    await seedDemoCity(prisma, { streets: M.streets });
+    log(`${kind}: demo city with ${M.streets} streets in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    const one = [{ externalId: 1, name: "Эконом", carClass: 1, executes: true }];
+    await addParticipants(prisma, [
+      { name: "Seller", url: receivers.seller.url, key: sellerKey, services: one },
+      { name: "Taker", url: receivers.taker.url, key: takerKey, services: one, deposit: 1_000_000n },
+    ]);
+    const city = await prisma.city.findFirstOrThrow({ orderBy: { id: "asc" }, select: { id: true, lat: true, lon: true } });
+    const service = await prisma.service.findFirstOrThrow({ where: { cityId: city.id }, orderBy: { id: "asc" }, select: { id: true } });
+    // The console's board: this many active orders (moderation, free, assigned to nobody).
+    await prisma.$executeRawUnsafe(
+      `INSERT INTO orders (uuid, city_id, service_id, state, status_code, phone, street, house, lat, lon, amount, updated_at, created_at)
+       SELECT gen_random_uuid(), $1, $2,
+              CASE WHEN i % 3 = 0 THEN 'ON_MODERATION' ELSE 'FREE' END, CASE WHEN i % 3 = 0 THEN 80 ELSE 9 END,
+              '+7916' || lpad(i::text, 7, '0'), 'ул. Бенчмарка', (i % 200)::text, $3 + (i % 100) / 1000.0, $4 + (i % 77) / 1000.0,
+              10000 + i, now(), now() - (i || ' seconds')::interval
+         FROM generate_series(1, $5) i`,
+      city.id,
+      service.id,
+      city.lat,
+      city.lon,
+      M.activeOrders,
+    );
+    const uuids = await prisma.$queryRawUnsafe<Array<{ uuid: string }>>(`SELECT uuid::text AS uuid FROM orders ORDER BY id DESC LIMIT 2000`);
+    const addresses = await prisma.$queryRawUnsafe<Array<{ street: string; house: string }>>(
+      `SELECT s.full_name AS street, h.number AS house FROM house h JOIN street s ON s.id = h.street_id WHERE s.city_id = $1 ORDER BY h.id LIMIT 200`,
+      city.id,
+    );
+    if (addresses.length === 0) throw new Error("no houses in the demo city");
+    const driver = await prisma.driver.findFirstOrThrow({ where: { active: true }, orderBy: { id: "asc" }, select: { callSign: true } });
+    return { uuids: uuids.map((u) => u.uuid), addresses, callSign: driver.callSign, center: { lat: city.lat, lon: city.lon } };
+  });
+  return { db: made.db, activeUuids: made.result.uuids, addresses: made.result.addresses, callSign: made.result.callSign, center: made.result.center, sellerKey };
+}
+
+// ------------------------------------------------------------------ one measured target
+
+interface Target {
+  name: string;
+  group: "limit" | "default" | "ours";
+  kind: "read" | "write" | "exchange" | "console";
+  server: "app" | "limit";
+  job: Omit<LoadJob, "url" | "connections" | "duration" | "overallRate">;
+  rate: number;
+  /** A second fixed rate (street search latency of one client). */
+  lowRate?: number;
+  /** Variants for the saturation run and for the fixed-rate run (each used once, e.g. tokens). */
+  split?: { saturate: LoadJob["variants"]; rate: LoadJob["variants"] };
+}
+
+async function measure(target: Target, base: { app: StartedServer; limit: { url: string; process: ChildProcess } }): Promise<Measurement> {
+  const url = target.server === "app" ? base.app.url : base.limit.url;
+  const pid = target.server === "app" ? base.app.process.pid : base.limit.process.pid;
+  const job = (extra: Partial<LoadJob>): LoadJob => ({ ...target.job, url, connections: M.connections, duration: M.saturate, ...extra });
+  log(`  ${target.name}`);
+  if (!target.split) await load(job({ duration: M.warm, connections: 10 }));
+  resetPeak(pid);
+  const saturate = await load(job(target.split ? { variants: target.split.saturate } : {}));
+  const rate = await load(job({ duration: M.rate, overallRate: target.rate, ...(target.split ? { variants: target.split.rate } : {}) }));
+  const low = target.lowRate ? await load(job({ duration: M.rate, overallRate: target.lowRate, connections: 1 })) : undefined;
+  const m: Measurement = {
+    name: target.name,
+    group: target.group,
+    kind: target.kind,
+    saturation: saturate,
+    fixedRate: { rate: target.rate, ...rate },
+    ...(low ? { lowRate: { rate: target.lowRate!, ...low } } : {}),
+    peakMemoryMb: vm(pid, "VmHWM"),
+  };
+  const bad = saturate.bad + rate.bad + (low?.bad ?? 0);
+  log(
+    `    ${saturate.rps.toFixed(0)} req/s; at ${target.rate}/s p50 ${rate.latency.p50} ms p99 ${rate.latency.p99} ms; peak ${m.peakMemoryMb ?? "?"} MB` +
+      (bad ? `; ${bad} failed (${saturate.firstBad ?? rate.firstBad ?? low?.firstBad})` : ""),
+  );
+  return m;
+}
+
+// ------------------------------------------------------------------ the console
+
+async function consoleScenario(app: StartedServer, uuids: string[]): Promise<{ board: Sample; live: Sample & { consoles: number; changes: number; missed: number }; session: Session }> {
+  const session = await signInApi(app.url, app.adminEmail, app.adminPassword);
+  const input = (v: unknown) => encodeURIComponent(JSON.stringify({ json: v }));
+  const boardUrl = `${app.url}/api/trpc/orders.board?input=${input({ filter: { group: "active" }, limit: 100 })}`;
+  const countsUrl = `${app.url}/api/trpc/orders.counts`;
+  const headers = { cookie: session.cookie };
+  const loads: number[] = [];
+  for (let i = 0; i < M.boardSamples; i++) {
+    const t0 = performance.now();
+    const [b, c] = await Promise.all([fetch(boardUrl, { headers }), fetch(countsUrl, { headers })]);
+    const bt = await b.text();
+    await c.text();
+    if (!b.ok || !c.ok) throw new Error(`board ${b.status} ${bt.slice(0, 300)}`);
+    loads.push(performance.now() - t0);
+  }
+  log(`  console board (board + counts): p50 ${percentile(loads, 50).toFixed(1)} ms, max ${Math.max(...loads).toFixed(1)} ms`);
+
+  // Live: this many open consoles, each a live.events SSE stream; a status
+  // change through the API must reach all of them.
+  const controller = new AbortController();
+  const seen: Array<Map<string, number>> = [];
+  const streams = await Promise.all(
+    Array.from({ length: M.consoles }, async (_, i) => {
+      const res = await fetch(`${app.url}/api/trpc/live.events`, { headers: { ...headers, accept: "text/event-stream" }, signal: controller.signal });
+      if (!res.ok || !res.body) throw new Error(`live.events ${res.status}`);
+      const map = new Map<string, number>();
+      seen[i] = map;
+      const reader = res.body.getReader();
+      const decoder = new TextDecoder();
+      let buffer = "";
+      void (async () => {
+        try {
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) break;
+            buffer += decoder.decode(value, { stream: true });
+            let nl: number;
+            while ((nl = buffer.indexOf("\n")) !== -1) {
+              const line = buffer.slice(0, nl);
+              buffer = buffer.slice(nl + 1);
+              const m = /"uuid":"([0-9a-f-]{36})"/.exec(line);
+              if (m && !map.has(m[1]!)) map.set(m[1]!, performance.now());
+            }
+          }
+        } catch {
+          // aborted
+        }
+      })();
+      return res;
+    }),
+  );
+  await sleep(500);
+  const delays: number[] = [];
+  let missed = 0;
+  const targets = uuids.slice(0, M.liveChanges);
+  for (const uuid of targets) {
+    const t0 = performance.now();
+    const r = await json<{ status: string }>(fetch(`${app.url}/api/cancel_order`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ api_key: app.apiKey, uuid }) }));
+    if (r.status !== "DONE") throw new Error(`cancel_order: ${JSON.stringify(r)}`);
+    const deadline = performance.now() + 5_000;
+    while (performance.now() < deadline && seen.some((m) => !m.has(uuid))) await sleep(2);
+    for (const m of seen) {
+      const at = m.get(uuid);
+      if (at === undefined) missed++;
+      else delays.push(at - t0);
+    }
+    await sleep(50);
+  }
+  controller.abort();
+  void streams;
+  const live = { ...samples(delays), consoles: M.consoles, changes: targets.length, missed };
+  log(`  live: ${M.consoles} consoles x ${targets.length} changes: p50 ${live.p50.toFixed(1)} ms, max ${live.max.toFixed(1)} ms, missed ${missed}`);
+  return { board: samples(loads), live, session };
+}
+
+// ------------------------------------------------------------------ the exchange
+
+async function exchangeLatency(app: StartedServer, token: string, taker: Receiver): Promise<Sample & { postP50: number }> {
+  const delays: number[] = [];
+  const posts: number[] = [];
+  for (let i = 0; i < M.exchangeSamples; i++) {
+    const body = JSON.stringify({ data: { id: `lat-${Date.now()}-${i}`, type: "order", attributes: exchangeAttributes() } });
+    const t0 = Date.now();
+    const p0 = performance.now();
+    const r = await json<{ data?: { id: string } }>(fetch(`${app.url}/exchange/order`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body }));
+    posts.push(performance.now() - p0);
+    const id = r.data?.id;
+    if (!id) throw new Error(`exchange order: ${JSON.stringify(r)}`);
+    const deadline = Date.now() + 5_000;
+    let got: number | undefined;
+    while (Date.now() < deadline) {
+      got = taker.received.find((x) => x.path.endsWith("/on/order/received") && String(x.data.id) === id)?.at;
+      if (got !== undefined) break;
+      await sleep(1);
+    }
+    if (got === undefined) throw new Error(`no order/received for ${id} at the taker`);
+    delays.push(got - t0);
+    await sleep(20);
+  }
+  const s = samples(delays);
+  log(`  exchange POST /exchange/order -> on/order/received: p50 ${s.p50} ms, p99 ${s.p99} ms (POST itself p50 ${percentile(posts, 50).toFixed(1)} ms)`);
+  return { ...s, postP50: percentile(posts, 50) };
+}
+
+function exchangeAttributes() {
+  return {
+    client: { phone: "79161234567", name: "Иван" },
+    from: { street: "ул. Ленина", house: "1", latitude: 55.75, longitude: 37.62 },
+    to: { street: "пр. Мира", house: "10", latitude: 55.78, longitude: 37.63 },
+    carClass: 1,
+    fare: 350,
+  };
+}
+
+// ------------------------------------------------------------------ one database
+
+async function benchDatabase(kind: TestDb): Promise<DbResult> {
+  const started = Date.now();
+  log(`${kind}: preparing the database`);
+  const seller = await startReceiver();
+  const taker = await startReceiver();
+  const prepared = await prepare(kind, { seller, taker });
+  const profileDir = path.join(outDir, "profiles", kind);
+  if (profile) {
+    rmSync(profileDir, { recursive: true, force: true });
+    mkdirSync(profileDir, { recursive: true });
+  }
+  const app = await startServer({
+    db: kind,
+    seedDemo: false,
+    env: {
+      ...prepared.db.env,
+      NEXT_DIST_DIR: distDir,
+      BENCH_ROUTES: "1",
+      RATE_LIMIT_PER_KEY: "0",
+      RATE_LIMIT_PER_ADDRESS: "0",
+      SIMULATE: "0",
+      LOG_LEVEL: "error",
+      EXCHANGE_CHECK_SECONDS: "0",
+      ...(profile ? { NODE_OPTIONS: `--import=${path.join(root, "scripts/bench/cpu-profile.mjs")}`, BENCH_CPU_PROF_DIR: profileDir } : {}),
+    },
+  });
+  const limit = await startLimit(kind, prepared.db);
+  const measurements: Measurement[] = [];
+  let consoleResult: DbResult["console"];
+  let exchange: DbResult["exchange"];
+  try {
+    const key = app.apiKey;
+    const limitUuids = await json<string[]>(fetch(`${limit.url}/uuids?n=1000`));
+    const uuids = prepared.activeUuids;
+    const uuidVariants = (prefix: string, list: string[]) => list.map((u) => ({ path: `${prefix}${u}` }));
+    const streets = (await json<{ response: { streets: string[] } }>(fetch(`${app.url}/api/streets?api_key=${key}&pattern=${encodeURIComponent("ул")}&limit=50`))).response.streets;
+    if (streets.length === 0) throw new Error("no streets");
+    const words = streets.map((s) => s.replace(/^(ул|пр|пер|пл|ш|б-р|наб)\.?\s+/u, "").slice(0, 3).toLowerCase());
+    const { lat, lon } = prepared.center;
+    const pointsOf = (i: number) =>
+      JSON.stringify([
+        prepared.addresses[i % prepared.addresses.length]!,
+        { latitude: lat + ((i % 50) - 25) / 1000, longitude: lon + ((i % 40) - 20) / 1000 },
+      ]);
+    const base = { app, limit };
+    const form = (o: Record<string, string>) => new URLSearchParams(o).toString();
+
+    const targets: Target[] = [
+      { name: "limit: read order (node:http + driver)", group: "limit", kind: "read", server: "limit", rate: RATE.read, job: { method: "GET", path: "/order", variants: uuidVariants("/order?uuid=", limitUuids), expect: '"DONE"' } },
+      { name: "limit: insert order (node:http + driver)", group: "limit", kind: "write", server: "limit", rate: RATE.write, job: { method: "POST", path: "/order", body: form({ phone: "+79160000001", street: "ул. Ленина", house: "1" }), expect: '"DONE"' } },
+      { name: "default: read order (Next route + Prisma)", group: "default", kind: "read", server: "app", rate: RATE.read, job: { method: "GET", path: "/bench/order", variants: uuidVariants("/bench/order?uuid=", uuids), expect: '"DONE"' } },
+      { name: "default: insert order (Next route + Prisma)", group: "default", kind: "write", server: "app", rate: RATE.write, job: { method: "POST", path: "/bench/order", body: form({ phone: "+79160000001", street: "ул. Ленина", house: "1" }), expect: '"DONE"' } },
+      { name: "GET /api/order", group: "ours", kind: "read", server: "app", rate: RATE.read, job: { method: "GET", path: "/api/order", variants: uuidVariants(`/api/order?api_key=${key}&uuid=`, uuids), expect: '"DONE"' } },
+      {
+        name: "GET /api/order/pre_cost",
+        group: "ours",
+        kind: "read",
+        server: "app",
+        rate: RATE.read,
+        job: { method: "GET", path: "/api/order/pre_cost", variants: Array.from({ length: 200 }, (_, i) => ({ path: `/api/order/pre_cost?api_key=${key}&way_points=${encodeURIComponent(pointsOf(i))}` })), expect: '"DONE"' },
+      },
+      {
+        name: "GET /api/streets",
+        group: "ours",
+        kind: "read",
+        server: "app",
+        rate: RATE.read,
+        lowRate: RATE.lowStreets,
+        job: { method: "GET", path: "/api/streets", variants: words.map((w) => ({ path: `/api/streets?api_key=${key}&pattern=${encodeURIComponent(w)}` })), expect: '"DONE"' },
+      },
+      { name: "GET /api/drivers?code=", group: "ours", kind: "read", server: "app", rate: RATE.read, job: { method: "GET", path: `/api/drivers?api_key=${key}&code=${encodeURIComponent(prepared.callSign)}`, expect: '"DONE"' } },
+    ];
+    for (const t of targets) measurements.push(await measure(t, base));
+
+    log("  console");
+    const c = await consoleScenario(app, uuids.slice(-M.liveChanges));
+    const boardTarget: Target = {
+      name: "console: order board (tRPC, 10,000 active)",
+      group: "ours",
+      kind: "console",
+      server: "app",
+      rate: RATE.board,
+      job: { method: "GET", path: `/api/trpc/orders.board?input=${encodeURIComponent(JSON.stringify({ json: { filter: { group: "active" }, limit: 100 } }))}`, headers: { cookie: c.session.cookie }, expect: '"result"' },
+    };
+    const board = await measure(boardTarget, base);
+    measurements.push(board);
+    consoleResult = { activeOrders: M.activeOrders, boardLoad: c.board, live: c.live };
+
+    // Order creation: the address form, and the token form with a fresh token per request.
+    measurements.push(
+      await measure(
+        {
+          name: "POST /api/order (address form)",
+          group: "ours",
+          kind: "write",
+          server: "app",
+          rate: RATE.write,
+          job: { method: "POST", path: "/api/order", variants: prepared.addresses.map((a) => ({ body: form({ api_key: key, phone: "+79160000002", street: a.street, house: a.house }) })), expect: '"DONE"' },
+        },
+        base,
+      ),
+    );
+    const satTokens = Math.round(M.saturate * 1_200);
+    const rateTokens = Math.round(M.rate * RATE.write * 1.1);
+    log(`  generating ${satTokens + rateTokens} price tokens`);
+    const t0 = Date.now();
+    const tokens = await pool(Array.from({ length: satTokens + rateTokens }, (_, i) => i), 16, async (i) => {
+      const r = await json<{ status: string; response: { token: string } }>(fetch(`${app.url}/api/order/pre_cost?api_key=${key}&phone=%2B79160000003&way_points=${encodeURIComponent(pointsOf(i))}`));
+      if (r.status !== "DONE") throw new Error(`pre_cost: ${JSON.stringify(r)}`);
+      return r.response.token;
+    });
+    log(`    ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    const tokenBody = (t: string) => ({ body: form({ api_key: key, token: t, moderation_required: "no" }) });
+    measurements.push(
+      await measure(
+        {
+          name: "POST /api/order (token form)",
+          group: "ours",
+          kind: "write",
+          server: "app",
+          rate: RATE.write,
+          job: { method: "POST", path: "/api/order", expect: '"DONE"' },
+          split: { saturate: tokens.slice(0, satTokens).map(tokenBody), rate: tokens.slice(satTokens).map(tokenBody) },
+        },
+        base,
+      ),
+    );
+
+    // The exchange: end-to-end latency first (an idle outbox), then load.
+    log("  exchange");
+    const session = await json<{ data: { token: string } }>(fetch(`${app.url}/exchange/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ data: { key: prepared.sellerKey } }) }));
+    const xToken = session.data.token;
+    const latency = await exchangeLatency(app, xToken, taker);
+    const xBodies = (n: number, tag: string) => Array.from({ length: n }, (_, i) => ({ body: JSON.stringify({ data: { id: `${tag}-${i}`, type: "order", attributes: exchangeAttributes() } }) }));
+    const xm = await measure(
+      {
+        name: "POST /exchange/order",
+        group: "ours",
+        kind: "exchange",
+        server: "app",
+        rate: RATE.exchange,
+        job: { method: "POST", path: "/exchange/order", headers: { "content-type": "application/json", authorization: `Bearer ${xToken}` }, expect: '"data"' },
+        split: { saturate: xBodies(M.saturate * 1_500, "sat"), rate: xBodies(Math.round(M.rate * RATE.exchange * 1.2), "rate") },
+      },
+      base,
+    );
+    measurements.push(xm);
+    exchange = { receivedLatency: latency };
+  } finally {
+    await limit.stop();
+    await app.stop();
+    await prepared.db.drop();
+    await seller.stop();
+    await taker.stop();
+  }
+  let profileSummary: DbResult["profile"];
+  if (profile) {
+    const file = readdirSync(profileDir).find((f) => f.endsWith(".cpuprofile"));
+    if (file) profileSummary = { file: path.relative(root, path.join(profileDir, file)), ...summarizeProfile(path.join(profileDir, file), root) };
+  }
+  return { db: kind, seconds: Math.round((Date.now() - started) / 1000), measurements, console: consoleResult, exchange, profile: profileSummary };
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(path.join(root, distDir, "BUILD_ID"))) {
+    throw new Error(`no production build in ${distDir}: run NEXT_DIST_DIR=${distDir} npx next build`);
+  }
+  mkdirSync(outDir, { recursive: true });
+  const results: DbResult[] = [];
+  for (const kind of databases) results.push(await benchDatabase(kind));
+  const result: BenchResult = {
+    at: new Date().toISOString(),
+    mode: short ? "short" : "full",
+    machine: { cpus: (await import("node:os")).cpus().length, node: process.version },
+    connections: M.connections,
+    durations: { saturate: M.saturate, rate: M.rate },
+    databases: results,
+  };
+  const files = writeReport(result, outDir);
+  console.log(readFileSync(files.md, "utf8"));
+  log(`written: ${files.json}, ${files.md}, ${files.svg}`);
+}
+
+main()
+  .then(() => {
+    rmSync(jobDir, { recursive: true, force: true });
+    process.exit(0);
+  })
+  .catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });

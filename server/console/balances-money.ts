@@ -1,0 +1,52 @@
+// Money as operators type it and read it: roubles with a comma or a dot and
+// spaces between thousands in, exact kopecks out; BigInt kopecks formatted
+// for the locale without going through a float. Shared by the console's
+// forms (browser) and its services (server): plain functions only.
+
+/**
+ * Kopecks of a rouble amount as typed ("1 500", "1500,5", "-20.05", "1 234 567,89"),
+ * or null when it is not one. Signs are allowed only when `signed`.
+ */
+export function parseRoubles(text: string, options: { signed?: boolean } = {}): number | null {
+  const clean = text.replace(/[\s\u00a0\u202f₽]/g, "").replace(/^(руб\.?|rub)|(руб\.?|rub)$/gi, "");
+  const m = /^([+-]?)(\d{1,12})(?:[.,](\d{1,2}))?$/.exec(clean);
+  if (!m) return null;
+  const [, sign = "", whole = "0", fraction = ""] = m;
+  if (sign && !options.signed) return null;
+  const kopecks = Number(whole) * 100 + Number(fraction.padEnd(2, "0") || "0");
+  if (!Number.isSafeInteger(kopecks)) return null;
+  return sign === "-" ? -kopecks : kopecks;
+}
+
+/** Roubles of a kopeck amount for an input field ("1500", "1500,50"): the inverse of parseRoubles. */
+export function kopecksToInput(kopecks: number | bigint | null | undefined, locale: "ru" | "en"): string {
+  if (kopecks === null || kopecks === undefined) return "";
+  const k = BigInt(kopecks);
+  const negative = k < 0n;
+  const abs = negative ? -k : k;
+  const whole = abs / 100n;
+  const fraction = abs % 100n;
+  const sep = locale === "ru" ? "," : ".";
+  return `${negative ? "-" : ""}${whole}${fraction === 0n ? "" : `${sep}${fraction.toString().padStart(2, "0")}`}`;
+}
+
+/** An exact decimal string of kopecks ("-1234.05"): what Intl formats without rounding through a float. */
+export function kopecksDecimal(kopecks: number | bigint): `${number}` {
+  const k = BigInt(kopecks);
+  const negative = k < 0n;
+  const abs = negative ? -k : k;
+  return `${negative ? "-" : ""}${abs / 100n}.${(abs % 100n).toString().padStart(2, "0")}` as `${number}`;
+}
+
+/** BigInt (or number) kopecks as money in the locale, exact to the kopeck: "1 234 567,89 ₽". */
+export function formatKopecksExact(kopecks: number | bigint | null | undefined, locale: "ru" | "en", currency = "RUB"): string {
+  if (kopecks === null || kopecks === undefined) return "—";
+  const format = new Intl.NumberFormat(locale === "ru" ? "ru-RU" : "en-GB", {
+    style: "currency",
+    currency,
+    currencyDisplay: "narrowSymbol",
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  });
+  return format.format(kopecksDecimal(kopecks));
+}
