@@ -72,7 +72,7 @@ async function main(): Promise<void> {
     db: db(),
     next: nextHandler,
     app: (req: IncomingMessage, res: ServerResponse) => {
-      const handler = publicRoute(req.url ?? "/");
+      const handler = publicRoute(req.url ?? "/", req.headers);
       const work = handler ? handler(req, res) : nextHandler(req, res);
       Promise.resolve(work).catch((error: unknown) => {
         log.error("request failed", error);

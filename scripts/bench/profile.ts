@@ -31,6 +31,8 @@ function areaOf(url: string, fn: string): string {
     return pkg;
   }
   if (url.startsWith("node:")) return "node internals";
+  // PostgreSQL: Prisma's query compiler; PGlite: also the database itself.
+  if (url.startsWith("wasm:")) return "wasm (Prisma query compiler; PGlite)";
   if (url.includes("/server/generated/")) return "prisma (generated client)";
   const s = /\/(server|app|scripts)\/([^/]+)/.exec(url);
   if (s) return `${s[1]}/${s[2]}`;

@@ -419,6 +419,8 @@ async function benchDatabase(kind: TestDb): Promise<DbResult> {
       ]);
     const base = { app, limit };
     const form = (o: Record<string, string>) => new URLSearchParams(o).toString();
+    // A different client per order, as in real traffic (one phone is one client row, locked by each order of it).
+    const phoneOf = (i: number) => `+7926${String(i).padStart(7, "0")}`;
 
     const targets: Target[] = [
       { name: "limit: read order (node:http + driver)", group: "limit", kind: "read", server: "limit", rate: RATE.read, job: { method: "GET", path: "/order", variants: uuidVariants("/order?uuid=", limitUuids), expect: '"DONE"' } },
@@ -470,7 +472,10 @@ async function benchDatabase(kind: TestDb): Promise<DbResult> {
           kind: "write",
           server: "app",
           rate: RATE.write,
-          job: { method: "POST", path: "/api/order", variants: prepared.addresses.map((a) => ({ body: form({ api_key: key, phone: "+79160000002", street: a.street, house: a.house }) })), expect: '"DONE"' },
+          job: { method: "POST", path: "/api/order", variants: Array.from({ length: 20_000 }, (_, i) => {
+            const a = prepared.addresses[i % prepared.addresses.length]!;
+            return { body: form({ api_key: key, phone: phoneOf(i), street: a.street, house: a.house }) };
+          }), expect: '"DONE"' },
         },
         base,
       ),
@@ -480,7 +485,7 @@ async function benchDatabase(kind: TestDb): Promise<DbResult> {
     log(`  generating ${satTokens + rateTokens} price tokens`);
     const t0 = Date.now();
     const tokens = await pool(Array.from({ length: satTokens + rateTokens }, (_, i) => i), 16, async (i) => {
-      const r = await json<{ status: string; response: { token: string } }>(fetch(`${app.url}/api/order/pre_cost?api_key=${key}&phone=%2B79160000003&way_points=${encodeURIComponent(pointsOf(i))}`));
+      const r = await json<{ status: string; response: { token: string } }>(fetch(`${app.url}/api/order/pre_cost?api_key=${key}&phone=${encodeURIComponent(phoneOf(100_000 + i))}&way_points=${encodeURIComponent(pointsOf(i))}`));
       if (r.status !== "DONE") throw new Error(`pre_cost: ${JSON.stringify(r)}`);
       return r.response.token;
     });

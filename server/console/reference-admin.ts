@@ -15,7 +15,7 @@ import { normalizeForSearch, normalizeHouse, searchWords } from "../geo/normaliz
 import { searchStreets } from "../geo/streets";
 import { normalizePhone } from "../orders/phone";
 import { DRIVER_HOLDING_STATES } from "../orders/states";
-import { forgetDriverKeys } from "../driver-app/keys";
+import { forgetDriverKeys, issueDriverAppKey } from "../driver-app/keys";
 import { forgetBasemaps } from "./map";
 import { polygonProblem } from "./reference-admin-geometry";
 
@@ -601,6 +601,14 @@ export async function setDriverActive(db: Db, input: { driverId: number; active:
   const d = await db.driver.findUnique({ where: { id: result.id }, select: { id: true, callSign: true, state: true, lat: true, lon: true, speed: true, bearing: true, regionId: true } });
   if (d) publish({ type: "driver.changed", driverId: d.id, callSign: d.callSign, state: d.state, lat: d.lat, lon: d.lon, speed: d.speed, bearing: d.bearing, regionId: d.regionId });
   return { id: result.id, driverId: result.id, active: input.active, changes: result.changes };
+}
+
+/** A new app key for the driver (the old one stops working); the key is in the reply once and stored nowhere. */
+export async function issueDriverKey(db: Db, input: { driverId: number }) {
+  const driver = await db.driver.findUnique({ where: { id: input.driverId }, select: { callSign: true } });
+  if (!driver) throw new ValidationError("NOT_FOUND", { what: "Driver", id: input.driverId });
+  const issued = await issueDriverAppKey(db, driver.callSign);
+  return { id: issued.driverId, driverId: issued.driverId, callSign: issued.callSign, key: issued.key };
 }
 
 // ---------------------------------------------------------------- blacklist

@@ -373,6 +373,8 @@ export class SimDriver {
     } catch (error) {
       // Another driver (or another exchange participant) was faster.
       if (error instanceof CallError && (error.code === "CONFLICT" || error.code === "GONE")) return false;
+      // Not for this driver (or not for anyone of ours: the exchange refused the purchase): look elsewhere.
+      if (error instanceof CallError && error.code === "FORBIDDEN") this.engine.unwanted.add(offer.uuid);
       this.failed(error);
       return false;
     }

@@ -153,6 +153,8 @@ export class Engine {
   readonly stats = new Stats();
   readonly orders = new Map<string, SimOrder>();
   readonly drivers: SimDriver[] = [];
+  /** Offers the server refused to give our drivers (FORBIDDEN): not offered again. */
+  readonly unwanted = new Set<string>();
   city!: SimCity;
   serviceIds: number[] = [];
   /** Simulated seconds since the start. */
@@ -576,7 +578,7 @@ export class Engine {
     for (const i of this.rng.shuffle(looking.map((_, k) => k))) {
       const driver = looking[i]!;
       for (const offer of lists[i]!) {
-        if (claimed.has(offer.uuid)) continue;
+        if (claimed.has(offer.uuid) || this.unwanted.has(offer.uuid)) continue;
         if (offer.state === "PREORDER_FREE") {
           const at = this.orders.get(offer.uuid)?.advanceAt ?? (offer.pre_order_time ? this.simOfWall(offer.pre_order_time) : now);
           if (at - now > 90 * 60 || !this.rng.chance(0.5)) continue;

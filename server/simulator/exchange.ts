@@ -297,7 +297,8 @@ export class SimParticipant {
     if (path === "/services") return this.reply(res, 200, { data: { services: [{ id: 1, name: "Эконом", description: "", carClass: 1 }] } });
     if (path === "/drivers") return this.reply(res, 200, { data: { drivers: DRIVERS.map((d, i) => ({ id: String(i + 1), connectBy: "api", ...d })) } });
     if (path === "/driver") return this.reply(res, 200, { data: { driver: { id: "1", connectBy: "api", ...DRIVERS[0]! } } });
-    const event = /^\/on\/(.+)$/.exec(path)?.[1];
+    // Topics are "order/received", "order/taken" ... and "driver/update".
+    const event = /^\/on\/(?:order\/)?(.+)$/.exec(path)?.[1];
     if (!event || req.method !== "POST") return this.reply(res, 404);
     const meta = (body.meta ?? {}) as { deliveryId?: string };
     const deliveryId = String(req.headers["x-delivery-id"] ?? meta.deliveryId ?? "");

@@ -27,6 +27,8 @@ interface Reply {
   status: number;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** The request went over a connection opened before (keep-alive). */
+  reused: boolean;
 }
 
 let server: TlsServer;
@@ -54,7 +56,7 @@ function get(base: string, pathname: string, options: { cert?: PanelCert; header
         let body = "";
         res.setEncoding("utf8");
         res.on("data", (chunk: string) => (body += chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body, reused: req.reusedSocket }));
       },
     );
     req.on("error", reject);
@@ -247,6 +249,7 @@ describe("refusals", () => {
         await close();
       }
       const after = await panel("/panel", { cert: fixture.certs.b, agent });
+      expect(after.reused).toBe(true);
       expect(after.status).toBe(403);
       expect(after.headers["x-panel-refusal"]).toBe("REVOKED");
     } finally {

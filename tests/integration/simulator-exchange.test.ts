@@ -56,7 +56,7 @@ beforeAll(async () => {
   participant = new SimParticipant({
     exchangeUrl: `${publicUrl}/exchange`,
     clientKey: SIM_KEY,
-    sellPerMinute: 0.5,
+    sellPerMinute: 0.15,
     takeShare: 1,
     patienceMinutes: 20,
     rideMinutes: [3, 8],

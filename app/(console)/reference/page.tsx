@@ -1,10 +1,5 @@
-// The next part of the console (not built yet): a clear notice, not a broken page.
-import { ComingSoon, RequireRoles } from "@/app/components/guard";
+import { redirect } from "next/navigation";
 
 export default function ReferencePage() {
-  return (
-    <RequireRoles roles={["ADMIN"]}>
-      <ComingSoon title={(t) => t.nav.reference} />
-    </RequireRoles>
-  );
+  redirect("/reference/services");
 }

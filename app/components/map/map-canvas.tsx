@@ -149,7 +149,12 @@ export function MapCanvas(props: MapCanvasProps) {
     if (!box.current || map.current) return;
     const m = L.map(box.current, { preferCanvas: true, zoomControl: true, attributionControl: false, minZoom: 8, maxZoom: 18, zoomSnap: 0.5 });
     m.setView(props.center, 11);
-    const renderer = L.canvas({ padding: 0.3 });
+    // Each kind of shape in its own pane and canvas: streets under regions under waiting orders, whatever loads first.
+    const pane = (name: string, z: number) => {
+      m.createPane(name).style.zIndex = String(z);
+      return L.canvas({ padding: 0.3, pane: name });
+    };
+    const renderers = { base: pane("consoleBase", 250), regions: pane("consoleRegions", 350), waiting: pane("consoleWaiting", 450) };
     layers.current = {
       tiles: null,
       base: L.layerGroup().addTo(m),
@@ -160,7 +165,7 @@ export function MapCanvas(props: MapCanvasProps) {
       drivers: L.layerGroup().addTo(m),
       markers: new Map(),
     };
-    (m as L.Map & { _consoleRenderer?: L.Renderer })._consoleRenderer = renderer;
+    (m as L.Map & { _consoleRenderers?: typeof renderers })._consoleRenderers = renderers;
     const zoomClass = () => {
       const z = m.getZoom();
       box.current?.classList.toggle("map-zoom-low", z < 12.5);
@@ -180,7 +185,7 @@ export function MapCanvas(props: MapCanvasProps) {
     // The map is made once; later props arrive through the effects below.
   }, []);
 
-  const renderer = () => (map.current as (L.Map & { _consoleRenderer?: L.Renderer }) | null)?._consoleRenderer;
+  const renderer = (kind: "base" | "regions" | "waiting") => (map.current as (L.Map & { _consoleRenderers?: Record<string, L.Renderer> }) | null)?._consoleRenderers?.[kind];
 
   // ------------------------------------------------------------ view of the city
   useEffect(() => {
@@ -217,7 +222,7 @@ export function MapCanvas(props: MapCanvasProps) {
     if (!l) return;
     l.base.clearLayers();
     if (props.tileUrl || !props.basemap) return;
-    const r = renderer();
+    const r = renderer("base");
     for (const s of props.basemap.streets) {
       const line = L.polyline(
         s.line.map((p) => [p[0], p[1]] as [number, number]),
@@ -248,7 +253,7 @@ export function MapCanvas(props: MapCanvasProps) {
       if (region.polygon.length < 3) continue;
       const shape = L.polygon(
         region.polygon.map((p) => [p[0], p[1]] as [number, number]),
-        { ...regionStyle(region), renderer: renderer(), interactive: false },
+        { ...regionStyle(region), renderer: renderer("regions"), interactive: false },
       );
       l.regions.addLayer(shape);
       const [lat, lon] = centroid(region.polygon);
@@ -275,7 +280,7 @@ export function MapCanvas(props: MapCanvasProps) {
     if (!l) return;
     l.waiting.clearLayers();
     for (const o of props.waiting) {
-      const mark = L.circleMarker([o.lat, o.lon], { renderer: renderer(), radius: 5, color: "#b45309", weight: 2, fillColor: "#fde68a", fillOpacity: 1 });
+      const mark = L.circleMarker([o.lat, o.lon], { renderer: renderer("waiting"), radius: 5.5, color: "#b45309", weight: 2, fillColor: "#fde68a", fillOpacity: 1 });
       mark.bindTooltip(escapeHtml(o.title), { className: "map-tip", direction: "top" });
       l.waiting.addLayer(mark);
     }

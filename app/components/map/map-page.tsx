@@ -126,8 +126,12 @@ export function MapPage() {
       return;
     }
     if (event.type === "order.created" || event.type === "order.changed") {
+      // Orders change drivers' states (BUSY while an order holds them) and the waiting ones.
       later(countsTimer, 1500, () => void queryClient.invalidateQueries({ queryKey: trpc.map.counts.pathKey() }));
-      later(overviewTimer, 4000, () => void queryClient.invalidateQueries({ queryKey: trpc.map.overview.pathKey() }));
+      later(overviewTimer, 700, () => void queryClient.invalidateQueries({ queryKey: trpc.map.overview.pathKey() }));
+      if (selectedRef.current !== null) {
+        later(cardTimer, 700, () => void queryClient.invalidateQueries({ queryKey: trpc.map.driver.pathKey() }));
+      }
       if (routeOrderId !== null && event.orderId === routeOrderId) void queryClient.invalidateQueries({ queryKey: trpc.map.route.pathKey() });
     }
   });
@@ -240,6 +244,28 @@ export function MapPage() {
     <div className="page-map" data-testid="map-page">
       <div className="map-main">
         <PageHeader title={t.map.title} sub={<span className="map-hint">{t.map.hints}</span>}>
+          <form
+            className="route-form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              const id = Number(routeInput.replace(/\D/g, ""));
+              if (id > 0) setRouteOrderId(id);
+            }}
+          >
+            {routeOrderId !== null ? (
+              <span className="route-chip" data-testid="route-chip">
+                {t.map.routeOf(routeOrderId)}
+                <button type="button" aria-label={t.map.hideRoute} title={t.map.hideRoute} onClick={() => setRouteOrderId(null)}>
+                  ×
+                </button>
+              </span>
+            ) : null}
+            <input name="routeOrder" inputMode="numeric" placeholder={t.map.routePlaceholder} aria-label={t.map.route} value={routeInput} onChange={(e) => setRouteInput(e.target.value)} />
+            <button type="submit" className="btn">
+              <Icon name="flag" size={16} />
+              {t.map.showRoute}
+            </button>
+          </form>
           {overview.data && overview.data.cities.length > 1 ? (
             <label className="filters" style={{ margin: 0 }}>
               <span className="muted">{t.map.city}</span>
@@ -283,28 +309,6 @@ export function MapPage() {
               <span className="tab-count">{waitingTotal}</span>
             </button>
           </div>
-          <form
-            className="route-form"
-            onSubmit={(e) => {
-              e.preventDefault();
-              const id = Number(routeInput.replace(/\D/g, ""));
-              if (id > 0) setRouteOrderId(id);
-            }}
-          >
-            {routeOrderId !== null ? (
-              <span className="route-chip" data-testid="route-chip">
-                {t.map.routeOf(routeOrderId)}
-                <button type="button" aria-label={t.map.hideRoute} title={t.map.hideRoute} onClick={() => setRouteOrderId(null)}>
-                  ×
-                </button>
-              </span>
-            ) : null}
-            <input name="routeOrder" inputMode="numeric" placeholder={t.map.routePlaceholder} aria-label={t.map.route} value={routeInput} onChange={(e) => setRouteInput(e.target.value)} />
-            <button type="submit" className="btn">
-              <Icon name="flag" size={16} />
-              {t.map.showRoute}
-            </button>
-          </form>
         </div>
         {overview.error ? (
           <div className="notice notice-error" role="alert">

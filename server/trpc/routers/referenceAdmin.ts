@@ -24,6 +24,7 @@ import {
   searchStreetsAdmin,
   setDriverActive,
   streetDetails,
+  issueDriverKey,
 } from "../../console/reference-admin";
 import { MAX_POLYGON_POINTS } from "../../console/reference-admin-geometry";
 
@@ -186,6 +187,12 @@ export const referenceAdminRouter = createTRPCRouter({
     .meta({ entity: "driver" })
     .input(z.object({ driverId: id, active: z.boolean() }))
     .mutation(({ ctx, input }) => setDriverActive(ctx.db, input)),
+
+  /** A new driver app key (shown once); the driver's old key stops working. */
+  issueDriverKey: adminProcedure
+    .meta({ entity: "driver" })
+    .input(z.object({ driverId: id }))
+    .mutation(({ ctx, input }) => issueDriverKey(ctx.db, input)),
 
   blacklist: adminProcedure.input(z.object({ q: text(30).optional() })).query(({ ctx, input }) => listBlacklist(ctx.db, input)),
 

@@ -219,3 +219,10 @@ export async function fingerprint(query: Query, skip: string[] = []): Promise<Fi
   };
   return { tables, ledgers };
 }
+
+/** An empty PostgreSQL database (not migrated): instances starting on it migrate and seed it. */
+export async function emptyPostgresDatabase(): Promise<TestDatabase> {
+  const name = `taxi_rel_empty_${Date.now()}_${randomBytes(3).toString("hex")}`;
+  await adminQuery(`CREATE DATABASE ${name}`);
+  return postgresDatabase(name);
+}

@@ -1,0 +1,5 @@
+import { BlacklistAdmin } from "@/app/components/reference/blacklist-admin";
+
+export default function ReferenceBlacklistAdminPage() {
+  return <BlacklistAdmin />;
+}

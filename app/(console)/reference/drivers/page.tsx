@@ -1,0 +1,5 @@
+import { DriversAdmin } from "@/app/components/reference/drivers-admin";
+
+export default function ReferenceDriversAdminPage() {
+  return <DriversAdmin />;
+}

@@ -1,0 +1,5 @@
+import { ExtrasAdmin } from "@/app/components/reference/extras-admin";
+
+export default function ReferenceExtrasAdminPage() {
+  return <ExtrasAdmin />;
+}

@@ -1,0 +1,5 @@
+import { RatesAdmin } from "@/app/components/reference/rates-admin";
+
+export default function ReferenceRatesAdminPage() {
+  return <RatesAdmin />;
+}

@@ -1,0 +1,5 @@
+import { ServicesAdmin } from "@/app/components/reference/services-admin";
+
+export default function ReferenceServicesAdminPage() {
+  return <ServicesAdmin />;
+}

@@ -1,0 +1,143 @@
+// Several instances: two app instances on one PostgreSQL (the way N
+// instances run behind a load balancer, docs/operations.md):
+//   - both start at once on an empty database: one migrates and seeds, the
+//     other waits for it;
+//   - their outbox workers share the work (FOR UPDATE SKIP LOCKED): more
+//     deliveries are under way at once than one worker ever takes, and each
+//     message is delivered exactly once;
+//   - callbacks of orders written on both instances go out once each;
+//   - live updates reach the consoles on both instances, whichever instance
+//     made the change (LISTEN/NOTIFY);
+//   - a price token issued by one is accepted by the other, and used once.
+// The embedded PGlite is one process's database, so this suite runs on
+// PostgreSQL only.
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { issueApiKey } from "@/server/auth/api-keys";
+import { emptyPostgresDatabase, TEST_DB, type TestDatabase } from "./support/db";
+import { dispatchClient, priceToken, type DispatchClient } from "./support/dispatch";
+import { HoldReceiver } from "./support/hold-receiver";
+import { closeAgents, until } from "./support/http";
+import { appInstance, template, type AppInstance } from "./support/instance";
+import { openLiveEvents, signIn, type LiveStream } from "./support/console";
+
+const BATCH = 20; // server/notifications/worker.ts: what one worker claims and delivers at a time
+const callbackKey = `multi-key-${randomUUID()}`;
+
+let database: TestDatabase;
+let a: AppInstance;
+let b: AppInstance;
+let apiA: DispatchClient;
+let apiB: DispatchClient;
+let receiver: HoldReceiver;
+
+describe.skipIf(TEST_DB !== "postgres")("two instances on one PostgreSQL", () => {
+  beforeAll(async () => {
+    receiver = await new HoldReceiver().start();
+    database = await emptyPostgresDatabase();
+    const env = { OUTBOX_POLL_MS: "100", RATE_LIMIT_PER_KEY: "0", RATE_LIMIT_PER_ADDRESS: "0" };
+    a = await appInstance(database, { env });
+    b = await appInstance(database, { env });
+    await Promise.all([a.start(), b.start()]);
+    await database.use((prisma) => issueApiKey(prisma, { name: "two instances", key: callbackKey, callbackTemplate: `${receiver.url}/cb/%uuid%/%status_code%` }));
+    apiA = dispatchClient(a.url, callbackKey);
+    apiB = dispatchClient(b.url, callbackKey);
+  }, 300_000);
+
+  afterAll(async () => {
+    closeAgents();
+    await a?.stop();
+    await b?.stop();
+    await receiver?.stop();
+    await database?.drop();
+  });
+
+  it("both started at once on an empty database: migrated once, seeded once", async () => {
+    await database.use(async (prisma, query) => {
+      const migrations = await query<{ migration_name: string; n: number }>(`SELECT migration_name, count(*)::int AS n FROM _prisma_migrations GROUP BY migration_name`);
+      expect(migrations.length).toBeGreaterThan(0);
+      for (const m of migrations) expect(m.n, m.migration_name).toBe(1);
+      expect(await prisma.user.count({ where: { email: template().adminEmail } })).toBe(1);
+      expect(await prisma.city.count()).toBeGreaterThan(0);
+    });
+  });
+
+  it("share the outbox: more deliveries at once than one worker takes, each exactly once", async () => {
+    const messages = 2 * BATCH;
+    receiver.hold(messages, 10_000);
+    await database.use((prisma) =>
+      prisma.outboxMessage.createMany({
+        data: Array.from({ length: messages }, (_, i) => ({ channel: "callback", topic: "status", orderingKey: `shared:${i}`, target: `${receiver.url}/shared/${i}`, payload: { i } })),
+      }),
+    );
+    await until("every shared message delivered", () => receiver.hits.filter((h) => h.path.startsWith("/shared/")).length >= messages);
+    // One worker holds at most BATCH deliveries under way: more means both instances were delivering.
+    expect(receiver.maxInFlight).toBeGreaterThan(BATCH);
+    await until("all marked delivered", async () => {
+      const rows = await database.use((_p, query) => query<{ n: number }>(`SELECT count(*)::int AS n FROM outbox_message WHERE target LIKE $1 AND status = 'DELIVERED'`, [`${receiver.url}/shared/%`]));
+      return rows[0]!.n === messages;
+    });
+    const hits = receiver.hits.filter((h) => h.path.startsWith("/shared/"));
+    expect(new Set(hits.map((h) => h.deliveryId)).size).toBe(messages);
+    expect(hits).toHaveLength(messages);
+    const attempts = await database.use((_p, query) =>
+      query<{ attempts: number; logged: number }>(
+        `SELECT m.attempts, (SELECT count(*)::int FROM delivery_attempt d WHERE d.message_id = m.id) AS logged FROM outbox_message m WHERE m.target LIKE $1`,
+        [`${receiver.url}/shared/%`],
+      ),
+    );
+    for (const row of attempts) expect(row).toEqual({ attempts: 1, logged: 1 });
+  });
+
+  it("callbacks of orders written on both instances go out once each", async () => {
+    const before = receiver.hits.length;
+    const created = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => (i % 2 ? apiA : apiB).post<{ uuid: string }>("order", { phone: "89161234567", street: "ул. Ленина", house: String(2 + (i % 4)), moderation_required: "no", need_notify: "no" })),
+    );
+    for (const r of created) expect(r.status, JSON.stringify(r.error)).toBe("DONE");
+    const moved = await Promise.all(created.map((r, i) => (i % 3 ? apiB : apiA).post("order/status", { uuid: r.response.uuid, code: 95 })));
+    for (const r of moved) expect(r.status, JSON.stringify(r.error)).toBe("DONE");
+    // Two status changes per order: created (9) and cancelled (95).
+    await until("60 callbacks", () => receiver.hits.length - before >= 60);
+    await new Promise((r) => setTimeout(r, 1000));
+    const hits = receiver.hits.slice(before);
+    expect(hits).toHaveLength(60);
+    expect(new Set(hits.map((h) => h.deliveryId)).size).toBe(60);
+    for (const r of created) {
+      const mine = hits.filter((h) => h.path.startsWith(`/cb/${r.response.uuid}/`)).map((h) => h.path.split("/")[3]);
+      expect(mine, r.response.uuid).toEqual(["9", "95"]);
+    }
+  });
+
+  it("live updates reach the consoles on both instances, whichever made the change", async () => {
+    const t = template();
+    const session = await signIn(a.url, t.adminEmail, t.adminPassword);
+    expect(session.cookie).toMatch(/session-token=/);
+    const streams: LiveStream[] = [await openLiveEvents(a.url, session.cookie), await openLiveEvents(b.url, session.cookie)];
+    try {
+      for (const s of streams) expect(s.status).toBe(200);
+      await new Promise((r) => setTimeout(r, 300));
+      const onA = await apiA.post<{ uuid: string }>("order", { phone: "89161234567", street: "ул. Ленина", house: "2", moderation_required: "no", need_notify: "no" });
+      const onB = await apiB.post<{ uuid: string }>("order", { phone: "89161234567", street: "ул. Ленина", house: "3", moderation_required: "no", need_notify: "no" });
+      for (const uuid of [onA.response.uuid, onB.response.uuid]) {
+        for (const [i, s] of streams.entries()) {
+          await until(`order ${uuid} on the console of instance ${i ? "B" : "A"}`, () => s.events.some((e) => JSON.stringify(e).includes(uuid)), 10_000);
+        }
+      }
+    } finally {
+      for (const s of streams) s.close();
+    }
+  });
+
+  it("a price token issued by one instance is accepted by the other, once", async () => {
+    const token = await priceToken(apiA, "4");
+    const made = await apiB.post<{ uuid: string }>("order", { token });
+    expect(made.status, JSON.stringify(made.error)).toBe("DONE");
+    expect((await apiA.post("order", { token })).error?.code).toBe("TOKEN_USED");
+    // And used at once on both: one order.
+    const raced = await priceToken(apiB, "5");
+    const replies = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? apiA : apiB).post("order", { token: raced })));
+    expect(replies.filter((r) => r.status === "DONE")).toHaveLength(1);
+    expect(replies.filter((r) => r.error?.code === "TOKEN_USED")).toHaveLength(9);
+  });
+});
