@@ -61,7 +61,7 @@ const BY_CODE: Record<ErrorCode, ExchangeErrorName> = {
   INTERNAL: { status: 503, code: "ServiceUnavailable", title: "Temporarily unavailable" },
 };
 
-export function errorName(code: ErrorCode, details: ErrorDetails): ExchangeErrorName {
+export function errorName(code: ErrorCode): ExchangeErrorName {
   return BY_CODE[code];
 }
 
@@ -79,7 +79,7 @@ function pointer(parameter: unknown): { pointer: string } | undefined {
 }
 
 export function errorObject(code: ErrorCode, details: ErrorDetails = {}): ErrorObject {
-  const name = errorName(code, details);
+  const name = errorName(code);
   const detail = typeof details.reason === "string" && details.reason ? details.reason : errorMessage(code, details, "en");
   const source = pointer(details.parameter);
   return { status: name.status, code: name.code, title: name.title, detail, ...(source ? { source } : {}) };
