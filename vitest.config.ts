@@ -31,7 +31,6 @@ export default defineConfig({
           name: "reliability",
           include: ["tests/reliability/**/*.test.ts", "tests/security/**/*.test.ts"],
           globalSetup: ["tests/reliability/support/global-setup.ts"],
-          fileParallelism: false,
           testTimeout: 300_000,
           hookTimeout: 300_000,
         },

@@ -140,7 +140,7 @@ async function main(): Promise<void> {
     console.log(
       [
         "",
-        `simulated ${summary.simulatedMinutes} min in ${summary.wallSeconds} s (lag ${summary.lagSeconds} s)`,
+        `simulated ${summary.simulatedMinutes} min (${summary.loadMinutes} of them ordering) in ${summary.wallSeconds} s (lag ${summary.lagSeconds} s)`,
         `orders: ${t.created} created, ${t.assigned} assignments, ${t.completed} completed, ${t.cancelled} cancelled, ${t.noShow} no-shows, ${t.rejected} refused by drivers`,
         `per minute: ${summary.perMinute.created} created, ${summary.perMinute.assigned} assigned, ${summary.perMinute.completed} completed, ${summary.perMinute.cancelled} cancelled`,
         `other orders completed by the simulated drivers: ${t.foreignCompleted}`,

@@ -68,6 +68,8 @@ export const configSchema = z.object({
   /** Requests per second per API key and per client address (0: no limit); bursts of twice that. */
   RATE_LIMIT_PER_KEY: z.coerce.number().int().min(0).default(500),
   RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(0).default(1000),
+  /** Load balancers / reverse proxies (addresses or CIDR, comma-separated) whose X-Forwarded-For names the client (docs/operations.md). */
+  TRUSTED_PROXIES: z.string().default(""),
 
   /** TLS (docs/panel.md): PEM files of the server's certificate (with its chain) and private key; both or neither. */
   TLS_CERT: optionalString,

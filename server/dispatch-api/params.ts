@@ -4,6 +4,7 @@
 // names are ignored. Plus the parameter types of the reference as zod schemas
 // whose error message is the expected type, so that errors name it.
 import { z } from "zod";
+import { holdsNul } from "../http/nul";
 import type { ApiRequest } from "../http/types";
 
 export type RawParams = Map<string, string>;
@@ -46,24 +47,6 @@ export async function readParams(request: ApiRequest): Promise<RawParams> {
 }
 
 const MAX_INT = 2_147_483_647;
-
-/** Whether a parsed JSON value holds a NUL character anywhere (PostgreSQL text cannot). Iterative: JSON may nest deeply. */
-function holdsNul(root: unknown): boolean {
-  const stack: unknown[] = [root];
-  while (stack.length) {
-    const value = stack.pop();
-    if (typeof value === "string") {
-      if (value.includes("\u0000")) return true;
-    } else if (Array.isArray(value)) stack.push(...value);
-    else if (value && typeof value === "object") {
-      for (const [k, v] of Object.entries(value)) {
-        if (k.includes("\u0000")) return true;
-        stack.push(v);
-      }
-    }
-  }
-  return false;
-}
 
 export const p = {
   string: (max = 1000) => z.string().max(max, `text of at most ${max} characters`),
@@ -131,7 +114,7 @@ export function parseParams<S extends z.ZodType>(schema: S, params: RawParams):
   // A NUL character cannot be stored or compared in PostgreSQL text: refused, named.
   const known = (schema as { shape?: Record<string, unknown> }).shape;
   for (const [name, value] of params) {
-    if (value.includes("\u0000") && (!known || name in known)) return { ok: false, issue: { kind: "bad", parameter: name, expected: "text without NUL characters" } };
+    if (holdsNul(value) && (!known || name in known)) return { ok: false, issue: { kind: "bad", parameter: name, expected: "text without NUL characters" } };
   }
   const result = schema.safeParse(Object.fromEntries(params));
   if (result.success) return { ok: true, value: result.data };

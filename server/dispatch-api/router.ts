@@ -4,7 +4,7 @@ import { authenticateApiKey } from "../auth/api-keys";
 import { config } from "../config";
 import { db } from "../db";
 import { jsonResponse, MAX_BODY_BYTES, type ApiRequest, type ApiResponse } from "../http/types";
-import { RateLimiter } from "../http/rate-limit";
+import { rateLimits } from "../http/rate-limit";
 import { errorMessage } from "../i18n/errors";
 import type { DispatchContext, Operation } from "./define";
 import { OPERATIONS } from "./operations";
@@ -26,16 +26,9 @@ function pick(ops: Operation[], method: string, params: Map<string, string>): Op
 
 let openApiBody: string | undefined;
 
-const limitKey = Symbol.for("taxi.dispatchRateLimits");
-type Limits = { byKey: RateLimiter; byAddress: RateLimiter };
-function limits(): Limits {
-  const holder = globalThis as { [limitKey]?: Limits };
+function limits() {
   const cfg = config();
-  holder[limitKey] ??= {
-    byKey: new RateLimiter(cfg.RATE_LIMIT_PER_KEY, cfg.RATE_LIMIT_PER_KEY * 2),
-    byAddress: new RateLimiter(cfg.RATE_LIMIT_PER_ADDRESS, cfg.RATE_LIMIT_PER_ADDRESS * 2),
-  };
-  return holder[limitKey];
+  return rateLimits({ perKey: cfg.RATE_LIMIT_PER_KEY, perAddress: cfg.RATE_LIMIT_PER_ADDRESS });
 }
 
 export async function handleDispatchApi(request: ApiRequest): Promise<ApiResponse> {
@@ -60,7 +53,7 @@ export async function handleDispatchApi(request: ApiRequest): Promise<ApiRespons
     const ctx: DispatchContext = { db: db(), apiKey: null, language, remoteAddress: request.remoteAddress };
     if (op.auth) {
       ctx.apiKey = await authenticateApiKey(ctx.db, params.get("api_key"));
-      if (!limits().byKey.take(String(ctx.apiKey.id))) return failure("RATE_LIMITED", {}, language);
+      if (!limits().byKey.take(`dispatch:${ctx.apiKey.id}`)) return failure("RATE_LIMITED", {}, language);
     }
     const parsed = parseParams(op.input, params);
     if (!parsed.ok) {

@@ -449,14 +449,21 @@ function forbidden(from: OrderState, to: OrderState): OrderError {
   return new OrderError("FORBIDDEN_MOVE", { from, fromCode: codeOf(from), to, toCode: codeOf(to) });
 }
 
-/** Refuses an order of the driver's: back to the free orders (an advance order: to the free advance orders). */
+/**
+ * Refuses an order of the driver's: back to the free orders (an advance
+ * order: to the free advance orders). An order bought on the exchange goes
+ * back to the exchange instead: DONE_DRIVER_REJECTED here, `rejectdriver`
+ * there (the exchange offers it again).
+ */
 export async function rejectOrder(db: Db, me: DriverIdentity, input: { uuid: string; reason?: string }) {
   const actor = actorOf(me);
   const reason = `refused by driver ${me.callSign}${input.reason ? `: ${input.reason}` : ""}`;
   const moved = await db.$transaction(async (tx) => {
     const order = await lockMine(tx, me, input.uuid);
-    const to: OrderState | undefined = REFUSABLE_LIVE.includes(order.state) ? "FREE" : REFUSABLE_ADVANCE.includes(order.state) ? "PREORDER_FREE" : undefined;
-    if (!to) throw forbidden(order.state, "FREE");
+    const link = await tx.exchangeLink.findUnique({ where: { orderId: order.id }, select: { role: true } });
+    const back: OrderState = link?.role === "BOUGHT" ? "DONE_DRIVER_REJECTED" : "FREE";
+    const to: OrderState | undefined = REFUSABLE_LIVE.includes(order.state) ? back : REFUSABLE_ADVANCE.includes(order.state) ? "PREORDER_FREE" : undefined;
+    if (!to) throw forbidden(order.state, back);
     return moveOrderInTx(tx, { orderId: order.id, to, actor, reason });
   });
   await finishMoves(db, me, [moved]);

@@ -4,7 +4,9 @@
 // Every error goes through reply.ts. The checks run in this order:
 //   unknown path 404 -> method 461 -> body not JSON 400 -> empty 462 ->
 //   token 401 -> missing 463 / wrong type 465 -> the operation's own errors.
+import { config } from "../config";
 import { db } from "../db";
+import { rateLimits } from "../http/rate-limit";
 import { authenticate } from "../exchange/sessions";
 import { jsonResponse, type ApiRequest, type ApiResponse } from "../http/types";
 import { isEmptyObject, readJsonBody, tokenOf, validate, type JsonObject } from "./body";
@@ -32,6 +34,8 @@ function match(route: Route, parts: string[]): Record<string, string> | undefine
     if (segment.startsWith(":")) {
       try {
         params[segment.slice(1)] = decodeURIComponent(part);
+        // A NUL character matches nothing (PostgreSQL text cannot hold one: server/http/nul.ts).
+        if (params[segment.slice(1)]!.includes("\u0000")) return undefined;
       } catch {
         return undefined;
       }
@@ -66,6 +70,10 @@ export async function handleExchangeApi(request: ApiRequest): Promise<ApiRespons
     });
   }
   const { op } = chosen.route;
+  // Rate limits (server/http/rate-limit.ts): per address, then per participant.
+  const cfg = config();
+  const limits = rateLimits({ perKey: cfg.RATE_LIMIT_PER_KEY, perAddress: cfg.RATE_LIMIT_PER_ADDRESS });
+  if (!limits.byAddress.take(request.remoteAddress)) return exchangeError("RATE_LIMITED");
   try {
     const body = op.method === "POST" ? readJsonBody(request) : undefined;
     // No body, no `data` or an empty `data`: nothing was asked.
@@ -73,7 +81,10 @@ export async function handleExchangeApi(request: ApiRequest): Promise<ApiRespons
       return exchangeError("EMPTY_REQUEST", { reason: "the request has no data" });
     }
     const ctx: ExchangeContext = { db: db(), caller: null, remoteAddress: request.remoteAddress, params: chosen.params };
-    if (op.auth) ctx.caller = await authenticate(ctx.db, tokenOf(request, body), request.remoteAddress);
+    if (op.auth) {
+      ctx.caller = await authenticate(ctx.db, tokenOf(request, body), request.remoteAddress);
+      if (!limits.byKey.take(`exchange:${ctx.caller.participantId}`)) return exchangeError("RATE_LIMITED");
+    }
     const raw = op.source === "data" ? body?.data : op.source === "criteria" ? criteriaOf(body) : {};
     const input: unknown = validate(op.input, raw, op.source === "data" ? "data" : "");
     return jsonResponse(200, await op.handle(input, ctx));

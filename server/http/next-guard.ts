@@ -25,11 +25,10 @@ export type Refusal = (req: IncomingMessage, res: ServerResponse) => Promise<voi
 function refusal(path: string, status: number, message: string): Refusal {
   const code = status === 413 ? "PAYLOAD_TOO_LARGE" : "BAD_REQUEST";
   const body = path.startsWith("/api/trpc/")
-    ? { error: { json: { message, code: status === 413 ? -32600 : -32600, data: { code, httpStatus: status } } } }
+    ? { error: { json: { message, code: -32600, data: { code, httpStatus: status } } } }
     : { error: status === 413 ? "Payload Too Large" : "Bad Request", message };
   return async (req, res) => {
-    if (status === 413) res.setHeader("connection", "close");
-    else req.resume();
+    req.resume();
     res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
     res.end(JSON.stringify(body));
   };

@@ -1,5 +1,6 @@
 // Serves an ApiHandler from node:http without Next's pipeline (the fast path).
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { clientAddress } from "./client-address";
 import { MAX_BODY_BYTES, trimSlashes, type ApiHandler, type ApiRequest } from "./types";
 
 function readBody(req: IncomingMessage): Promise<{ body: Buffer; tooLarge: boolean }> {
@@ -37,7 +38,7 @@ export function toNodeHandler(prefix: string, handler: ApiHandler) {
       query: url.searchParams,
       headers,
       body,
-      remoteAddress: req.socket.remoteAddress ?? "",
+      remoteAddress: clientAddress(req),
       bodyTooLarge: tooLarge,
     };
     const reply = await handler(request);

@@ -7,6 +7,7 @@ import { handleDispatchApi } from "../dispatch-api/router";
 import { handleExchangeApi } from "../exchange-api/router";
 import { handleParticipantApi } from "../participant-api/router";
 import { handleDriverApp } from "../driver-app/api/router";
+import { handleHealth } from "./health";
 import { guardNextRequest } from "./next-guard";
 import { toNodeHandler } from "./node-adapter";
 
@@ -30,6 +31,7 @@ export function publicRoute(url: string, headers?: IncomingHttpHeaders): NodeHan
   if (path === "/exchange" || path.startsWith("/exchange/")) return exchange;
   if (path === "/participant" || path.startsWith("/participant/")) return participant;
   if (path === "/driver-app" || path.startsWith("/driver-app/")) return driverApp;
+  if (path === "/healthz") return handleHealth;
   // Everything else is Next's, unless it would make Next fail (next-guard.ts).
   return guardNextRequest(url, headers);
 }

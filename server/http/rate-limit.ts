@@ -31,3 +31,26 @@ export class RateLimiter {
     }
   }
 }
+
+export interface RateLimits {
+  /** Per credential: "dispatch:<api key id>", "exchange:<participant id>", "driver:<driver id>". */
+  byKey: RateLimiter;
+  /** Per client address, across the public APIs. */
+  byAddress: RateLimiter;
+}
+
+const limitsKey = Symbol.for("taxi.rateLimits");
+
+/**
+ * The process's limits (RATE_LIMIT_PER_KEY, RATE_LIMIT_PER_ADDRESS per second,
+ * bursts of twice that). Every public API takes from them and answers
+ * RATE_LIMITED in its own error form.
+ */
+export function rateLimits(settings: { perKey: number; perAddress: number }): RateLimits {
+  const holder = globalThis as { [limitsKey]?: RateLimits };
+  holder[limitsKey] ??= {
+    byKey: new RateLimiter(settings.perKey, settings.perKey * 2),
+    byAddress: new RateLimiter(settings.perAddress, settings.perAddress * 2),
+  };
+  return holder[limitsKey];
+}

@@ -13,10 +13,11 @@ import { config } from "../config";
 import { db } from "../db";
 import { isEmptyObject, readJsonBody, validate } from "../exchange-api/body";
 import { participantError, participantErrorReply } from "../exchange-api/reply";
-import { gone, missing } from "../exchange/errors";
+import { badRequest, gone, missing } from "../exchange/errors";
 import { receiveNotification, isInboundTopic } from "../exchange/participant/inbound";
 import { driverResource, DRIVER_SELECT, listServices } from "../exchange/participant/local-order";
 import { checkExchangeCaller } from "../exchange/participant/trust";
+import { holdsNul } from "../http/nul";
 import { jsonResponse, type ApiRequest, type ApiResponse } from "../http/types";
 import { handleControl } from "./control";
 
@@ -41,6 +42,7 @@ const boolParam = z.union(
 function params(request: ApiRequest, body: Record<string, unknown> | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of request.query) out[k] = v;
+  if (holdsNul(out)) throw badRequest("the query string holds a NUL character (%00), which no parameter may contain");
   const data = body?.data && typeof body.data === "object" && !Array.isArray(body.data) ? (body.data as Record<string, unknown>) : {};
   const { meta: _m, data: _d, ...top } = body ?? {};
   return { ...out, ...top, ...data };

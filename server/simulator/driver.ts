@@ -61,6 +61,7 @@ export class SimDriver {
   private nextPositionAt = 0;
   private nextSyncAt = 0;
   private decideAt = 0;
+  private refuseOffered = false;
   private boardAt = 0;
   private waitUntil = 0;
   private noShow = false;
@@ -222,7 +223,10 @@ export class SimDriver {
     const job = this.job;
     this.phase = phase;
     if (!job) return this.toIdle();
-    if (phase === "offered") this.decideAt = now + this.rng.range(5, 25);
+    if (phase === "offered") {
+      this.decideAt = now + this.rng.range(5, 25);
+      this.refuseOffered = this.rng.chance(this.engine.options.driverRejectShare * 3);
+    }
     if (phase === "toPickup") this.startTrip(job.pickup, this.jobSpeed());
     if (phase === "waiting") {
       this.trip = null;
@@ -242,7 +246,7 @@ export class SimDriver {
     const job = this.job;
     if (!job) return this.toIdle();
     if (this.phase === "offered" && now >= this.decideAt) {
-      if (this.rng.chance(this.engine.options.driverRejectShare * 3)) return this.refuse(job, "далеко ехать");
+      if (this.refuseOffered) return this.refuse(job, "далеко ехать");
       const minutes = this.arrivalMinutes(job.pickup);
       if (await this.move(job, "CONFIRMED", { arrival_minutes: minutes })) this.enter("toPickup", now);
       return;
@@ -303,6 +307,9 @@ export class SimDriver {
       // Not the same order again at once.
       this.nextOffersAt = this.engine.now + 60;
     } catch (error) {
+      // Refused (the order changed meanwhile): carry on with it rather than insist.
+      this.rejectAt = null;
+      this.refuseOffered = false;
       this.failed(error);
     }
   }

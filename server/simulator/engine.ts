@@ -165,6 +165,9 @@ export class Engine {
   private readonly passengers: Rng;
   private credit: number;
   private lagMs = 0;
+  private lostCount = 0;
+  /** Simulated seconds during which passengers ordered (the load phase, before a drain). */
+  private loadSeconds = 0;
   private wallStarted = 0;
   private sleeper: { timer: ReturnType<typeof setTimeout>; resolve: () => void } | undefined;
   private readonly byCallSign = new Map<string, SimDriver>();
@@ -304,7 +307,9 @@ export class Engine {
 
   async step(): Promise<void> {
     const started = performance.now();
+    if (!this.wallStarted) this.wallStarted = Date.now();
     this.now += this.tickSeconds;
+    if (this.creating) this.loadSeconds += this.tickSeconds;
     const plans = this.creating ? this.duePassengers() : [];
     await Promise.all([
       ...plans.map((plan) => this.createOrder(plan)),
@@ -442,8 +447,6 @@ export class Engine {
     });
     this.stats.count("created", this.minute);
   }
-
-  private lostCount = 0;
 
   private lostOrder(): void {
     this.lostCount += 1;
@@ -608,11 +611,13 @@ export class Engine {
 
   summary(): Summary {
     const minutes = this.now / 60;
-    const per = (n: number) => (minutes > 0 ? Math.round((n / minutes) * 100) / 100 : 0);
+    const load = this.loadSeconds / 60;
+    const per = (n: number) => (load > 0 ? Math.round((n / load) * 100) / 100 : 0);
     const t = this.stats.totals;
     const open = this.openOrders();
     return {
       simulatedMinutes: Math.round(minutes * 10) / 10,
+      loadMinutes: Math.round(load * 10) / 10,
       wallSeconds: this.wallStarted ? Math.round((Date.now() - this.wallStarted) / 100) / 10 : 0,
       totals: { ...t },
       perMinute: { created: per(t.created), assigned: per(t.assigned), completed: per(t.completed), cancelled: per(t.cancelled + t.noShow) },

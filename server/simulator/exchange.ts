@@ -43,6 +43,9 @@ interface Sold {
   exchangeId: string | null;
   revokeAt: number;
   phase: "OFFERED" | "TAKEN" | "DONE";
+  /** What it registers (again after an unknown outcome: the same id is safe to repeat). */
+  attributes: Record<string, unknown>;
+  attempts: number;
 }
 
 interface Bought {
@@ -148,6 +151,7 @@ export class SimParticipant {
     }
     for (const order of this.sold.values()) {
       if (order.phase === "OFFERED" && order.exchangeId && now >= order.revokeAt) work.push(this.revoke(order));
+      else if (order.phase === "OFFERED" && !order.exchangeId && order.attempts > 0) work.push(this.register(order));
     }
     for (const [id, offer] of this.offers) {
       if (now < offer.decideAt) continue;
@@ -167,25 +171,35 @@ export class SimParticipant {
     const to = engine.city.around(rng, from, rng.range(1500, 8000));
     const km = (haversineMetres(from, to) * 1.3) / 1000;
     const localId = `sim-${++this.serial}`;
-    const order: Sold = { localId, exchangeId: null, revokeAt: engine.now + (this.options.patienceMinutes ?? 15) * 60, phase: "OFFERED" };
+    const order: Sold = {
+      localId,
+      exchangeId: null,
+      revokeAt: engine.now + (this.options.patienceMinutes ?? 15) * 60,
+      phase: "OFFERED",
+      attempts: 0,
+      attributes: {
+        client: { phone: `7904${String(rng.int(0, 9_999_999)).padStart(7, "0")}`, name: "Пассажир Такси Юг" },
+        from: { street: from.street, house: from.house, latitude: from.lat, longitude: from.lon },
+        to: { street: to.street, house: to.house, latitude: to.lat, longitude: to.lon },
+        carClass: 1,
+        fare: Math.round(150 + 30 * km),
+        note: "заказ симулятора",
+      },
+    };
     this.sold.set(localId, order);
+    await this.register(order);
+  }
+
+  private async register(order: Sold): Promise<void> {
+    order.attempts += 1;
     try {
-      const reply = await this.call("order", {
-        id: localId,
-        attributes: {
-          client: { phone: `7904${String(rng.int(0, 9_999_999)).padStart(7, "0")}`, name: "Пассажир Такси Юг" },
-          from: { street: from.street, house: from.house, latitude: from.lat, longitude: from.lon },
-          to: { street: to.street, house: to.house, latitude: to.lat, longitude: to.lon },
-          carClass: 1,
-          fare: Math.round(150 + 30 * km),
-          note: "заказ симулятора",
-        },
-      });
+      const reply = await this.call("order", { id: order.localId, attributes: order.attributes });
       order.exchangeId = String((reply.data as { id: string }).id);
       this.counts.sold += 1;
     } catch (error) {
-      order.phase = "DONE";
       this.failed(error);
+      // Not registered, or not known: the same id again is safe (the exchange answers the same order).
+      if (!(error instanceof CallError && error.uncertain) || order.attempts >= 3) order.phase = "DONE";
     }
   }
 

@@ -15,9 +15,11 @@ export function zeroCounts(): Counts {
 
 export interface Summary {
   simulatedMinutes: number;
+  /** The minutes during which passengers ordered (the rest: the drain). */
+  loadMinutes: number;
   wallSeconds: number;
   totals: Counts;
-  /** Averages per simulated minute over the whole run. */
+  /** Averages per simulated minute of the load phase (everything the load caused, drain included, over its minutes). */
   perMinute: { created: number; assigned: number; completed: number; cancelled: number };
   open: number;
   lost: number;

@@ -104,6 +104,7 @@ describe("the simulated exchange participant", () => {
       advanceShare: 0,
       moderationShare: 0,
       shiftMinutes: [600, 600],
+      driverRejectShare: 0.2,
       reportEveryMinutes: 20,
       participants: [participant!],
       log: (line) => lines.push(line),
@@ -144,7 +145,9 @@ describe("the simulated exchange participant", () => {
     const check = await engine.finalCheck();
     const summary = engine.summary();
     console.log([...lines, participant!.report(), JSON.stringify(summary)].join("\n"));
-    if (process.env.DEBUG_SIM) console.log(s.output().slice(-6000));
+    // Failures of the server itself (an exchange call answered 503 ...), with their cause from its log.
+    const serverErrors = s.output().split("\n").filter((line) => line.includes('"level":"error"'));
+    if (serverErrors.length) console.log(serverErrors.join("\n"));
 
     // Our dispatch sold the far orders; the participant took them and completed them.
     expect(codes).toEqual([100, 100, 100]);
@@ -156,7 +159,9 @@ describe("the simulated exchange participant", () => {
     expect(c.soldTaken).toBeGreaterThan(0);
     expect(c.soldCompleted).toBeGreaterThan(0);
     expect(participant!.open()).toBe(0);
-    expect(c.failedCalls).toBe(0);
+    // The participant retries what failed; what may fail is a refusal of a busy city, never a lost order.
+    expect(c.failedCalls).toBe(Object.entries(summary.errors).filter(([code]) => code === "ServiceUnavailable").reduce((n, [, k]) => n + k, 0));
+    for (const code of Object.keys(summary.errors)) expect(["FORBIDDEN_MOVE", "NOT_FOUND", "ServiceUnavailable"]).toContain(code);
     // The passengers' orders all ended.
     expect(check.stuck).toEqual([]);
     expect(summary.lost).toBe(0);

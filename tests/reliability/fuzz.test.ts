@@ -1,7 +1,8 @@
 // Bad input: a property-based fuzz run (fast-check) of FUZZ_RUNS (default
 // 10,000) malformed requests over every surface — each dispatch API
-// operation, each exchange operation, our participant endpoints, every tRPC
-// procedure, next-auth and the console pages — generated from the
+// operation, each exchange operation, our participant endpoints, each driver
+// app operation, every tRPC procedure, next-auth and the console pages —
+// generated from the
 // operations' own definitions (see support/fuzz-cases.ts). Every reply must
 // be the surface's own error form (never a 5xx, never a stack trace, never a
 // hang), and afterwards the database must be exactly as before: every
@@ -18,6 +19,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { OPERATIONS } from "@/server/dispatch-api/operations";
 import { EXCHANGE_OPERATIONS } from "@/server/exchange-api/operations";
+import { DRIVER_APP_OPERATIONS } from "@/server/driver-app/api/operations";
+import type { DriverAppOperation } from "@/server/driver-app/api/define";
+import { issueDriverAppKey } from "@/server/driver-app/keys";
 import { ERROR_CODES } from "@/server/errors";
 import { provisionParticipant } from "@/server/exchange/participants";
 import { hashSecret } from "@/server/exchange/sessions";
@@ -62,6 +66,7 @@ beforeAll(async () => {
   receiver = await startReceiver();
   database = await freshDatabase();
   const exchangeToken = `xt_${randomBytes(32).toString("base64url")}`;
+  let driverKey = "";
   // Our fuzzing participant: a server at 127.0.0.1 and an open session.
   await database.use(async (prisma) => {
     const made = await provisionParticipant(prisma, {
@@ -82,6 +87,8 @@ beforeAll(async () => {
     });
     const server = await prisma.exchangeServer.findFirstOrThrow({ where: { participantId: made.id }, select: { id: true } });
     await prisma.exchangeSession.create({ data: { participantId: made.id, serverId: server.id, tokenHash: hashSecret(exchangeToken), lastUsedAt: new Date() } });
+    const driver = await prisma.driver.findFirstOrThrow({ where: { active: true }, orderBy: { id: "asc" }, select: { callSign: true } });
+    driverKey = (await issueDriverAppKey(prisma, driver.callSign)).key;
   });
   app = await appInstance(database, {
     env: {
@@ -111,6 +118,8 @@ beforeAll(async () => {
     consoleCookie: session.cookie,
     dispatchOps: OPERATIONS,
     exchangeOps: EXCHANGE_OPERATIONS,
+    driverAppOps: DRIVER_APP_OPERATIONS as unknown as DriverAppOperation[],
+    driverKey,
     procedures: procedures(),
     consolePages: consolePagePaths(),
   };
@@ -165,6 +174,21 @@ function judgeExchange(c: FuzzCase, r: RawReply): string | undefined {
   return undefined;
 }
 
+const DRIVER_APP_STATUSES = new Set([200, 400, 401, 403, 404, 405, 409, 410, 413, 429]);
+
+function judgeDriverApp(c: FuzzCase, r: RawReply): string | undefined {
+  // /healthz rides along with the driver app's unknown paths.
+  if (c.target.startsWith("/healthz")) return r.status === 200 || r.status === 404 || r.status === 405 ? undefined : `HTTP ${r.status}`;
+  if (!DRIVER_APP_STATUSES.has(r.status)) return `HTTP ${r.status}`;
+  if (c.request.method === "HEAD") return undefined;
+  const body = json(r);
+  if (!body) return "not JSON";
+  if (r.status === 200) return c.mustFail ? "a write was accepted" : undefined;
+  const error = body.error as { code?: unknown; message?: unknown } | undefined;
+  if (!error || typeof error.code !== "string" || !CODES.has(error.code) || typeof error.message !== "string") return "malformed error";
+  return undefined;
+}
+
 function judgeTrpc(c: FuzzCase, r: RawReply): string | undefined {
   if (r.status >= 500) return `HTTP ${r.status}`;
   if (c.request.method === "HEAD" || c.request.method === "OPTIONS") return undefined;
@@ -206,6 +230,8 @@ function judge(c: FuzzCase, r: RawReply): string | undefined {
     case "exchange":
     case "participant":
       return judgeExchange(c, r);
+    case "driver-app":
+      return judgeDriverApp(c, r);
     case "trpc":
       return judgeTrpc(c, r);
     case "nextauth": {
@@ -270,6 +296,8 @@ describe("fuzz", () => {
     await app.kill("SIGTERM");
     const after = await snapshot();
     expect(after.print.ledgers).toEqual(before.ledgers);
+    const changed = Object.keys({ ...before.tables, ...after.print.tables }).filter((t) => JSON.stringify(before.tables[t]) !== JSON.stringify(after.print.tables[t]));
+    expect(changed, "tables that changed").toEqual([]);
     expect(after.print.tables).toEqual(before.tables);
     const audits = await database.use((_p, query) =>
       query<{ action: string; ok: boolean | null }>(`SELECT action, (details->>'ok')::boolean AS ok FROM audit_log WHERE id > $1`, [auditBefore]),

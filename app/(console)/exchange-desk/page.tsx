@@ -1,10 +1,10 @@
-// The next part of the console (not built yet): a clear notice, not a broken page.
-import { ComingSoon, RequireRoles } from "@/app/components/guard";
+import { RequireRoles } from "@/app/components/guard";
+import { ExchangeDesk } from "@/app/components/exchange/exchange-desk";
 
-export default function ExchangePage() {
+export default function ExchangeDeskPage() {
   return (
-    <RequireRoles roles={["EXCHANGE_OPERATOR"]}>
-      <ComingSoon title={(t) => t.nav.exchange} />
+    <RequireRoles roles={["EXCHANGE_OPERATOR", "DISPATCHER"]}>
+      <ExchangeDesk />
     </RequireRoles>
   );
 }

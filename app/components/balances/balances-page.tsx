@@ -296,7 +296,7 @@ function Ledger({ account, id }: { account: Account; id: number }) {
           <tbody>
             {entries.map((e) => (
               <tr key={e.id} data-txn={e.txnId}>
-                <td className="muted">{fmt.dateTime(e.createdAt)}</td>
+                <td className="muted nowrap small">{fmt.dateTime(e.createdAt)}</td>
                 <td className={`num strong ${e.amount < 0n ? "negative" : "positive"}`}>
                   {e.amount > 0n ? "+" : ""}
                   {money(e.amount)}
@@ -304,8 +304,10 @@ function Ledger({ account, id }: { account: Account; id: number }) {
                 <td className={`num${e.balanceAfter < 0n ? " negative" : ""}`}>{money(e.balanceAfter)}</td>
                 <td className="ledger-reason">{e.reason || t.common.none}</td>
                 <td>
-                  <span className="muted">{t.balances.actors[e.actorType]}</span>
-                  {e.actorName ? ` · ${e.actorName}` : ""}
+                  <span className="ledger-actor">
+                    <span>{e.actorName ?? t.balances.actors[e.actorType]}</span>
+                    {e.actorName ? <span className="muted">{t.balances.actors[e.actorType]}</span> : null}
+                  </span>
                 </td>
                 {account === "driver" ? <td className="mono">{e.orderId ? `№${e.orderId}` : t.common.none}</td> : null}
               </tr>

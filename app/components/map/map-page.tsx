@@ -128,7 +128,7 @@ export function MapPage() {
     if (event.type === "order.created" || event.type === "order.changed") {
       // Orders change drivers' states (BUSY while an order holds them) and the waiting ones.
       later(countsTimer, 1500, () => void queryClient.invalidateQueries({ queryKey: trpc.map.counts.pathKey() }));
-      later(overviewTimer, 700, () => void queryClient.invalidateQueries({ queryKey: trpc.map.overview.pathKey() }));
+      later(overviewTimer, 1200, () => void queryClient.invalidateQueries({ queryKey: trpc.map.overview.pathKey() }));
       if (selectedRef.current !== null) {
         later(cardTimer, 700, () => void queryClient.invalidateQueries({ queryKey: trpc.map.driver.pathKey() }));
       }

@@ -2,7 +2,7 @@
 // Small shared parts of the reference data pages: the cities and services
 // for selects, money fields in roubles (stored in kopecks), a dialog's
 // error line and checkbox fields.
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { kopecksToInput, parseRoubles } from "@/server/console/balances-money";
 import { useTRPC } from "../trpc";
@@ -18,12 +18,33 @@ export function useAdminServices() {
   return useQuery(trpc.referenceAdmin.services.queryOptions(undefined, { staleTime: 30_000 }));
 }
 
+/** Fills an empty city choice with the first city once the cities are loaded. */
+export function useFirstCity(cityId: number | "", setCityId: (id: number) => void, onSet?: (city: { id: number; lat: number; lon: number }) => void) {
+  const cities = useCities();
+  const first = cities.data?.[0];
+  useEffect(() => {
+    if (cityId === "" && first) {
+      setCityId(first.id);
+      onSet?.(first);
+    }
+  }, [cityId, first]);
+}
+
+/** Fills an empty service choice with the first service once the services are loaded. */
+export function useFirstService(serviceId: number | "", setServiceId: (id: number) => void) {
+  const services = useAdminServices();
+  const first = services.data?.[0];
+  useEffect(() => {
+    if (serviceId === "" && first) setServiceId(first.id);
+  }, [serviceId, first]);
+}
+
 export function CitySelect({ value, onChange, name = "cityId", all }: { value: number | ""; onChange: (id: number | "") => void; name?: string; all?: string }) {
   const { t, locale } = useI18n();
   const cities = useCities();
   return (
     <select name={name} aria-label={t.refData.city} value={value} onChange={(e) => onChange(e.target.value ? Number(e.target.value) : "")}>
-      {all !== undefined ? <option value="">{all}</option> : null}
+      {all !== undefined ? <option value="">{all}</option> : value === "" ? <option value="" disabled>{t.common.none}</option> : null}
       {cities.data?.map((c) => (
         <option key={c.id} value={c.id}>
           {locale === "en" ? c.nameEn : c.name}
@@ -40,7 +61,7 @@ export function ServiceSelect({ value, onChange, name = "serviceId", all }: { va
   const multiCity = (cities.data?.length ?? 0) > 1;
   return (
     <select name={name} aria-label={t.refData.service} value={value} onChange={(e) => onChange(e.target.value ? Number(e.target.value) : "")}>
-      {all !== undefined ? <option value="">{all}</option> : null}
+      {all !== undefined ? <option value="">{all}</option> : value === "" ? <option value="" disabled>{t.common.none}</option> : null}
       {services.data?.map((s) => (
         <option key={s.id} value={s.id}>
           {locale === "en" ? s.nameEn : s.name}

@@ -12,7 +12,7 @@ import { Icon } from "../icons";
 import { EmptyState, Modal, PageHeader } from "../ui";
 import { toast } from "../toast";
 import { errorInfo } from "../errors";
-import { Check, CitySelect, FormError, useAdminServices, useCities } from "./common";
+import { Check, CitySelect, FormError, useAdminServices, useCities, useFirstCity } from "./common";
 
 type ServiceRow = inferRouterOutputs<AppRouter>["referenceAdmin"]["services"][number];
 
@@ -28,6 +28,7 @@ function ServiceDialog({ service, onClose }: { service: ServiceRow | null; onClo
   const [sortOrder, setSortOrder] = useState(String(service?.sortOrder ?? 0));
   const [carClass, setCarClass] = useState(String(service?.carClass ?? 1));
   const [active, setActive] = useState(service?.active ?? true);
+  useFirstCity(cityId, setCityId);
   const [error, setError] = useState<string | null>(null);
   const save = useMutation(
     trpc.referenceAdmin.saveService.mutationOptions({

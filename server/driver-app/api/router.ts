@@ -6,6 +6,8 @@ import type { z } from "zod";
 import { config } from "../../config";
 import { db } from "../../db";
 import { ValidationError } from "../../errors";
+import { holdsNul } from "../../http/nul";
+import { rateLimits } from "../../http/rate-limit";
 import { jsonResponse, type ApiRequest, type ApiResponse } from "../../http/types";
 import { authenticateDriver, checkProvisioningKey } from "../keys";
 import type { DriverAppContext, DriverAppOperation } from "./define";
@@ -26,6 +28,7 @@ function readInput(request: ApiRequest, op: DriverAppOperation): Record<string, 
   if (op.method === "GET") {
     const out: Record<string, unknown> = {};
     for (const [name, value] of request.query) if (value.trim() !== "" && !(name in out)) out[name] = value;
+    if (holdsNul(out)) throw new ValidationError("BAD_PARAMETER", { parameter: "query", expected: "text without NUL characters" });
     return out;
   }
   const text = request.body.toString("utf8").trim();
@@ -39,6 +42,7 @@ function readInput(request: ApiRequest, op: DriverAppOperation): Record<string, 
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw new ValidationError("BAD_PARAMETER", { parameter: "body", expected: "a JSON object" });
   }
+  if (holdsNul(parsed)) throw new ValidationError("BAD_PARAMETER", { parameter: "body", expected: "text without NUL characters" });
   return parsed as Record<string, unknown>;
 }
 
@@ -62,9 +66,16 @@ export async function handleDriverApp(request: ApiRequest): Promise<ApiResponse>
   const method = request.method === "HEAD" ? "GET" : request.method;
   const op = ops.find((o) => o.method === method);
   if (!op) return driverAppError("METHOD_NOT_ALLOWED", { method: request.method.slice(0, 16), reason: `use ${ops.map((o) => o.method).join(" or ")}` });
+  // Rate limits (server/http/rate-limit.ts): per address, then per driver.
+  const cfg = config();
+  const limits = rateLimits({ perKey: cfg.RATE_LIMIT_PER_KEY, perAddress: cfg.RATE_LIMIT_PER_ADDRESS });
+  if (!limits.byAddress.take(request.remoteAddress)) return driverAppError("RATE_LIMITED");
   try {
     const ctx: DriverAppContext = { db: db(), driver: null, language: config().LANGUAGE };
-    if (op.auth === "driver") ctx.driver = await authenticateDriver(ctx.db, bearer(request));
+    if (op.auth === "driver") {
+      ctx.driver = await authenticateDriver(ctx.db, bearer(request));
+      if (!limits.byKey.take(`driver:${ctx.driver.id}`)) return driverAppError("RATE_LIMITED");
+    }
     else if (op.auth === "provisioning") checkProvisioningKey(bearer(request));
     const input: unknown = validate(op.input, readInput(request, op));
     return jsonResponse(200, await op.handle(input, ctx), { "cache-control": "no-store" });

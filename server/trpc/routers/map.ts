@@ -2,7 +2,7 @@
 // map, a driver's card and an order's route. A thin adapter over
 // server/console/map.ts; the live part arrives over live.events.
 import { z } from "zod";
-import { createTRPCRouter, dispatcherProcedure } from "../init";
+import { createTRPCRouter, dispatcherProcedure, roleProcedure } from "../init";
 import { cityBasemap, mapDriverCard, mapOverview, orderRoute, regionCounts } from "../../console/map";
 
 const id = z.number().int().positive();
@@ -12,7 +12,8 @@ export const mapRouter = createTRPCRouter({
 
   counts: dispatcherProcedure.input(z.object({ cityId: id })).query(({ ctx, input }) => regionCounts(ctx.db, input.cityId)),
 
-  basemap: dispatcherProcedure.input(z.object({ cityId: id })).query(({ ctx, input }) => cityBasemap(ctx.db, input.cityId)),
+  /** The plain base map from our streets (the region editor of administrators draws it too). */
+  basemap: roleProcedure("DISPATCHER", "ADMIN").input(z.object({ cityId: id })).query(({ ctx, input }) => cityBasemap(ctx.db, input.cityId)),
 
   driver: dispatcherProcedure.input(z.object({ driverId: id })).query(({ ctx, input }) => mapDriverCard(ctx.db, input.driverId)),
 

@@ -27,6 +27,7 @@ import {
   issueDriverKey,
 } from "../../console/reference-admin";
 import { MAX_POLYGON_POINTS } from "../../console/reference-admin-geometry";
+import { config } from "../../config";
 
 const id = z.number().int().positive();
 const text = (max: number) => z.string().trim().max(max);
@@ -44,6 +45,9 @@ const houses = z
 
 export const referenceAdminRouter = createTRPCRouter({
   cities: adminProcedure.query(({ ctx }) => listCities(ctx.db)),
+
+  /** The map tiles' URL template (MAP_TILE_URL); empty: the plain base map. */
+  tileUrl: adminProcedure.query(() => config().MAP_TILE_URL.trim()),
 
   services: adminProcedure.query(({ ctx }) => listServicesAdmin(ctx.db)),
 

@@ -170,11 +170,13 @@ export async function cloneTemplate(template: Template): Promise<TestDatabase> {
 // ------------------------------------------------------------ fingerprints
 
 /**
- * Columns that change without any request: the exchange's bookkeeping of
- * when a session was last used (at most once a minute) and of its server
- * checks. Everything else must stay exactly as it was.
+ * Bookkeeping columns that a refused request may still touch: when an API
+ * key or an exchange session was last used (a key that authenticates is
+ * "used" even when its request is then refused), and the exchange's checks
+ * of participants' servers. Everything else must stay exactly as it was.
  */
 export const VOLATILE_COLUMNS: Record<string, string[]> = {
+  api_key: ["last_used_at"],
   exchange_session: ["last_used_at"],
   exchange_server: ["last_check_at", "last_check_ok", "vendor"],
 };

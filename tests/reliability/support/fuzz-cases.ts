@@ -15,12 +15,13 @@ import fc from "fast-check";
 import type { z } from "zod";
 import type { Operation } from "@/server/dispatch-api/define";
 import type { ExchangeOperation } from "@/server/exchange-api/define";
+import type { DriverAppOperation } from "@/server/driver-app/api/define";
 import { INBOUND_TOPICS } from "@/server/exchange/participant/inbound";
 import type { RawRequest } from "./http";
 import { encode } from "./http";
 import { BAD_UTF8, hugeText, JSON_NASTIES, nastyText, nastyValue, plausible, type Value } from "./fuzz-values";
 
-export type Surface = "dispatch" | "exchange" | "participant" | "trpc" | "nextauth" | "page";
+export type Surface = "dispatch" | "exchange" | "participant" | "driver-app" | "trpc" | "nextauth" | "page";
 
 export interface FuzzCase {
   surface: Surface;
@@ -41,6 +42,9 @@ export interface FuzzContext {
   consoleCookie: string;
   dispatchOps: Operation[];
   exchangeOps: ExchangeOperation[];
+  driverAppOps: DriverAppOperation[];
+  /** A valid driver app key. */
+  driverKey: string;
   procedures: Array<{ path: string; type: "query" | "mutation" | "subscription"; input?: z.ZodType }>;
   consolePages: string[];
 }
@@ -109,6 +113,11 @@ const oversize = fc.constantFrom(MAX_BODY + 1, MAX_BODY + 4096, 600 * 1024).chai
   fc.record({ size: fc.constant(size), chunked: fc.boolean(), fill: fc.constantFrom("a", "{", "%FF", "я") }),
 );
 
+/** Now and then (1 in 40): fast-check's option() would give the value most of the time. */
+function rarely<T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> {
+  return fc.oneof({ weight: 39, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb });
+}
+
 function oversizeBody(o: { size: number; fill: string }): Buffer {
   return Buffer.alloc(o.size, o.fill);
 }
@@ -152,9 +161,9 @@ interface DispatchPlan {
 
 function keyVariants(valid: string): fc.Arbitrary<Value[]> {
   return fc.oneof(
-    { weight: 10, arbitrary: fc.constant([{ text: valid }]) },
-    { weight: 1, arbitrary: fc.constant([{ text: valid }, { text: valid }]) },
-    { weight: 1, arbitrary: fc.constant([{ text: "" }, { text: valid }]) },
+    { weight: 10, arbitrary: fc.constant<Value[]>([{ text: valid }]) },
+    { weight: 1, arbitrary: fc.constant<Value[]>([{ text: valid }, { text: valid }]) },
+    { weight: 1, arbitrary: fc.constant<Value[]>([{ text: "" }, { text: valid }]) },
     { weight: 4, arbitrary: badKey(valid) },
   );
 }
@@ -162,16 +171,16 @@ function keyVariants(valid: string): fc.Arbitrary<Value[]> {
 /** Keys that must be refused: the first non-empty value is never the valid key. */
 function badKey(valid: string): fc.Arbitrary<Value[]> {
   return fc.oneof(
-    fc.constant([] as Value[]),
-    fc.constant([{ text: "" }]),
-    fc.constant([{ text: "   " }]),
-    fc.constant([{ text: valid.toUpperCase() }]),
-    fc.constant([{ text: `${valid}x` }]),
-    fc.constant([{ text: valid.slice(0, -1) }]),
-    fc.constant([{ text: ` ${valid}` }]),
-    fc.constant([{ text: "x".repeat(201) }]),
-    fc.constant([{ text: "" }, { text: "wrong" }, { text: valid }]),
-    fc.constant([{ text: "wrong" }, { text: valid }]),
+    fc.constant<Value[]>([] as Value[]),
+    fc.constant<Value[]>([{ text: "" }]),
+    fc.constant<Value[]>([{ text: "   " }]),
+    fc.constant<Value[]>([{ text: valid.toUpperCase() }]),
+    fc.constant<Value[]>([{ text: `${valid}x` }]),
+    fc.constant<Value[]>([{ text: valid.slice(0, -1) }]),
+    fc.constant<Value[]>([{ text: ` ${valid}` }]),
+    fc.constant<Value[]>([{ text: "x".repeat(201) }]),
+    fc.constant<Value[]>([{ text: "" }, { text: "wrong" }, { text: valid }]),
+    fc.constant<Value[]>([{ text: "wrong" }, { text: valid }]),
     fc.constantFrom(...BAD_UTF8).map((raw) => [{ raw }, { text: valid }] as Value[]),
     nastyText.filter((t) => t.trim() !== "" && t !== valid).map((text) => [{ text }, { text: valid }] as Value[]),
   );
@@ -203,7 +212,7 @@ function dispatchPlanArb(op: Operation, ctx: FuzzContext): fc.Arbitrary<Dispatch
     encoding: fc.constantFrom("form", "form", "json", "json", "multipart", "none", "broken-json", "raw-bytes") as fc.Arbitrary<DispatchPlan["encoding"]>,
     contentType: fc.constantFrom(...CONTENT_TYPES),
     junk: fc.array(fc.constantFrom("&&", "=orphan", "lonely", "%", "%%", "a=b=c", "api_key", "=", "%3D%3D", "x[]=1", "x[y]=2"), { maxLength: 3 }),
-    oversize: fc.option(oversize, { nil: undefined, freq: 30 }),
+    oversize: rarely(oversize),
   });
 }
 
@@ -375,7 +384,7 @@ function exchangePlanArb(op: ExchangeOperation): fc.Arbitrary<ExchangePlan> {
     token: fc.oneof({ weight: 6, arbitrary: fc.constantFrom<TokenMode>("meta", "header") }, { weight: 3, arbitrary: fc.constantFrom(...BAD_TOKEN_MODES) }),
     body,
     contentType: fc.constantFrom("application/json", "application/json", "application/vnd.api+json", undefined, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data"),
-    oversize: fc.option(oversize, { nil: undefined, freq: 40 }),
+    oversize: rarely(oversize),
   });
 }
 
@@ -466,6 +475,95 @@ export function exchangeCases(ctx: FuzzContext): fc.Arbitrary<FuzzCase> {
   const unknownPath = fc
     .tuple(fc.constantFrom("/exchange", "/exchange/", "/exchange/orders", "/exchange/order/take/1", "/exchange/%FF", "/exchange/drivers/1/2", "/exchange/..%2Fparticipant"), fc.constantFrom(...METHODS))
     .map(([path, method]) => ({ surface: "exchange" as const, target: "unknown path", mustFail: false, request: { method, path, headers: { authorization: `Bearer ${ctx.exchangeToken}` } } }));
+  return fc.oneof({ weight: 15, arbitrary: opCase }, { weight: 1, arbitrary: unknownPath });
+}
+
+// ------------------------------------------------------------ driver app
+
+/** JSON values a field's schema refuses (checked against the schema itself). */
+const BAD_JSON_CANDIDATES: unknown[] = ["abc", "", -1e12, 1e12, 1.5, true, {}, [], null, "x".repeat(600), "١٢", "NaN", "Infinity", "00000000-0000-0000-0000-00000000000Z"];
+
+interface DriverAppPlan {
+  op: DriverAppOperation;
+  method: string;
+  auth: string | undefined;
+  query: Array<[string, Value]>;
+  body: { kind: "object"; value: Record<string, unknown> } | { kind: "raw"; text: Buffer } | { kind: "none" };
+  oversize?: { size: number; chunked: boolean; fill: string };
+}
+
+const randomUuidLike = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";
+
+function driverAppPlanArb(op: DriverAppOperation, ctx: FuzzContext): fc.Arbitrary<DriverAppPlan> {
+  const names = [...Object.keys(shapeOf(op.input)), "x", "__proto__"];
+  const field = fc.oneof({ weight: 3, arbitrary: fc.jsonValue({ maxDepth: 2 }) }, { weight: 3, arbitrary: nastyText }, { weight: 2, arbitrary: fc.constantFrom<unknown>("55.75", 55.75, 37.62, "yes", 5, "1", randomUuidLike) });
+  return fc.record({
+    op: fc.constant(op),
+    method: fc.oneof({ weight: 10, arbitrary: fc.constant(op.method as string) }, { weight: 2, arbitrary: fc.constantFrom(...METHODS) }),
+    auth: fc.oneof(
+      { weight: 6, arbitrary: fc.constant(`Bearer ${ctx.driverKey}`) },
+      { weight: 1, arbitrary: fc.constantFrom(undefined, "", "Bearer ", "Bearer da_wrong", `Bearer ${ctx.driverKey}x`, `bearer  ${ctx.driverKey}`, `Basic ${ctx.driverKey}`, `Bearer ${"k".repeat(300)}`, "Bearer dp_forged-provisioning-key") },
+    ),
+    query: fc.array(fc.tuple(fc.constantFrom(...names), urlValue), { maxLength: 4 }),
+    body: fc.oneof(
+      { weight: 6, arbitrary: fc.dictionary(fc.constantFrom(...names), field, { maxKeys: 5 }).map((value) => ({ kind: "object" as const, value })) },
+      { weight: 2, arbitrary: fc.constantFrom(...JSON_NASTIES, "", "{", "[]", "null").map((t) => ({ kind: "raw" as const, text: Buffer.from(t) })) },
+      { weight: 1, arbitrary: fc.constant({ kind: "raw" as const, text: Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]) }) },
+      { weight: 1, arbitrary: fc.constant({ kind: "none" as const }) },
+    ),
+    oversize: rarely(oversize),
+  });
+}
+
+
+function driverAppWrites(plan: DriverAppPlan): boolean {
+  return plan.op.method === "POST" && plan.method === "POST";
+}
+
+function driverAppDefect(plan: DriverAppPlan, ctx: FuzzContext): fc.Arbitrary<DriverAppPlan> {
+  const shape = shapeOf(plan.op.input);
+  const value = plan.body.kind === "object" ? plan.body.value : {};
+  const required = Object.keys(shape).filter((n) => !shape[n]!.safeParse(undefined).success);
+  const typed = Object.keys(shape)
+    .map((n) => ({ n, bad: BAD_JSON_CANDIDATES.filter((v) => v !== null && !shape[n]!.safeParse(v).success) }))
+    .filter((t) => t.bad.length > 0);
+  const options: Array<fc.Arbitrary<DriverAppPlan>> = [
+    fc.constantFrom(undefined, "Bearer da_wrong", `Bearer ${ctx.driverKey}x`, "Bearer dp_forged").map((auth) => ({ ...plan, auth })),
+    fc.constantFrom("GET", "PUT", "DELETE").map((method) => ({ ...plan, method })),
+    oversize.map((o) => ({ ...plan, oversize: o })),
+    fc.constantFrom("{", "[]", "[1]", '"x"', "1", "{\"a\":").map((t) => ({ ...plan, body: { kind: "raw" as const, text: Buffer.from(t) } })),
+  ];
+  if (required.length) {
+    options.push(fc.constantFrom(...required).map((n) => {
+      const { [n]: _gone, ...rest } = value;
+      return { ...plan, body: { kind: "object" as const, value: rest } };
+    }));
+  }
+  if (typed.length) {
+    options.push(fc.constantFrom(...typed).chain((t) => fc.constantFrom(...t.bad).map((bad) => ({ ...plan, body: { kind: "object" as const, value: { ...value, [t.n]: bad } } }))));
+  }
+  return fc.oneof(...options);
+}
+
+function renderDriverApp(plan: DriverAppPlan): RawRequest {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (plan.auth !== undefined) headers.authorization = plan.auth;
+  const qs = plan.query.map(([n, v]) => `${encode(n)}=${valueText(v)}`).join("&");
+  const path = `/driver-app/v1/${plan.op.path}${qs ? `?${qs}` : ""}`;
+  if (plan.oversize) return { method: plan.method, path, headers, body: oversizeBody(plan.oversize), chunked: plan.oversize.chunked };
+  const body = plan.body.kind === "object" ? Buffer.from(JSON.stringify(plan.body.value)) : plan.body.kind === "raw" ? plan.body.text : undefined;
+  return { method: plan.method, path, headers, ...(body && body.length ? { body } : {}) };
+}
+
+export function driverAppCases(ctx: FuzzContext): fc.Arbitrary<FuzzCase> {
+  const opCase = fc
+    .constantFrom(...ctx.driverAppOps)
+    .chain((op) => driverAppPlanArb(op, ctx))
+    .chain((plan) => (driverAppWrites(plan) ? driverAppDefect(plan, ctx) : fc.constant(plan)))
+    .map((plan) => ({ surface: "driver-app" as const, target: `${plan.op.method} ${plan.op.path}`, mustFail: driverAppWrites(plan), request: renderDriverApp(plan) }));
+  const unknownPath = fc
+    .tuple(fc.constantFrom("/driver-app", "/driver-app/", "/driver-app/v2/me", "/driver-app/v1/", "/driver-app/v1/%FF", "/driver-app/v1/orders/x", "/healthz", "/healthz/x"), fc.constantFrom(...METHODS))
+    .map(([path, method]) => ({ surface: "driver-app" as const, target: path, mustFail: false, request: { method, path, headers: { authorization: `Bearer ${ctx.driverKey}` } } }));
   return fc.oneof({ weight: 15, arbitrary: opCase }, { weight: 1, arbitrary: unknownPath });
 }
 
@@ -596,6 +694,7 @@ export function trpcCases(ctx: FuzzContext): fc.Arbitrary<FuzzCase> {
   const authenticated = fc
     .record({ proc: fc.constantFrom(...calls), value: fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.record({ id: fc.oneof(fc.integer(), nastyText), orderId: fc.oneof(fc.integer(), nastyText), limit: fc.oneof(fc.integer(), fc.double()) }, { requiredKeys: [] })) })
     .filter((c) => c.proc.type === "query" || (c.proc.input !== undefined && !c.proc.input.safeParse(c.value).success))
+    .filter((c) => c.proc.type === "mutation" || trpcInput(c.value).length <= 6000)
     .map((c) => {
       const headers: Record<string, string> = { cookie: ctx.consoleCookie, "content-type": "application/json" };
       const request: RawRequest =
@@ -656,13 +755,14 @@ export function pageCases(ctx: FuzzContext): fc.Arbitrary<FuzzCase> {
     }));
 }
 
-/** The mix of the whole run (weights: the dispatch API half, the exchange a fifth, the console and the rest the remainder). */
+/** The mix of the whole run (weights: the dispatch API most, then the exchange, the console, the driver app and the rest). */
 export function allCases(ctx: FuzzContext): fc.Arbitrary<FuzzCase> {
   return fc
     .oneof(
-    { weight: 50, arbitrary: dispatchCases(ctx) },
-    { weight: 22, arbitrary: exchangeCases(ctx) },
+    { weight: 44, arbitrary: dispatchCases(ctx) },
+    { weight: 20, arbitrary: exchangeCases(ctx) },
     { weight: 8, arbitrary: participantCases() },
+    { weight: 8, arbitrary: driverAppCases(ctx) },
     { weight: 12, arbitrary: trpcCases(ctx) },
     { weight: 4, arbitrary: nextAuthCases() },
     { weight: 4, arbitrary: pageCases(ctx) },

@@ -122,6 +122,8 @@ export const BAD_UTF8 = ["%FF", "%FE%FF", "%C3%28", "%A0%A1", "%E2%28%A1", "%E2%
 
 export const nastyText: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...INJECTIONS) },
+  // NUL characters: PostgreSQL text cannot hold them.
+  { weight: 2, arbitrary: fc.tuple(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 })).map(([a, b]) => `${a}\u0000${b}`) },
   { weight: 4, arbitrary: fc.constantFrom(...NUMERIC_NASTIES) },
   { weight: 3, arbitrary: fc.constantFrom(...JSON_NASTIES) },
   { weight: 2, arbitrary: fc.constantFrom("", " ", "   ", "\t", "\n", "\r\n") },
