@@ -108,6 +108,17 @@ export async function withSession<T>(fn: (session: SqlSession) => Promise<T>): P
   });
 }
 
+/**
+ * One round trip on the fastest path: the raw driver for the process's own
+ * client (the hot reads skip Prisma's per-query cost), the transaction's own
+ * connection inside a transaction.
+ */
+export function rawQuery(db: DbOrTx): RawQuery {
+  const conn = connection();
+  if (db === conn.prisma) return conn.query;
+  return <T,>(sql: string, params: unknown[] = []) => (db as Tx).$queryRawUnsafe<T[]>(sql, ...params);
+}
+
 export async function closeDb(): Promise<void> {
   const holder = globalThis as Holder;
   const conn = holder[key];

@@ -3,7 +3,7 @@
 // е/ё alike; every word of the pattern must match some word. The word table
 // (street_word, text_pattern_ops index) makes each pattern word one indexed
 // range scan instead of a scan of the street table.
-import type { DbOrTx } from "../db";
+import { rawQuery, type DbOrTx } from "../db";
 import { normalizeForSearch, searchWords } from "./normalize";
 
 export interface StreetMatch {
@@ -59,7 +59,7 @@ export async function searchStreets(db: DbOrTx, input: StreetSearch): Promise<St
               END,
               length(s.full_name), s.full_name
      LIMIT $${params.length}`;
-  return db.$queryRawUnsafe<StreetMatch[]>(sql, ...params);
+  return rawQuery(db)<StreetMatch>(sql, params);
 }
 
 /**

@@ -1,6 +1,6 @@
 // An order as the dispatch API's order information shows it: one query (a
 // hot path that clients poll all day).
-import type { DbOrTx } from "../db";
+import { rawQuery, type DbOrTx } from "../db";
 import { OrderError } from "../errors";
 import { kopecksToRoubles } from "../balances/money";
 import { formatLocal } from "./time";
@@ -26,7 +26,10 @@ interface OrderInfoRow {
 }
 
 const ORDER_INFO_SQL = `
-  SELECT o.uuid::text AS uuid, o.state, o.status_code, o.amount, o.rate_id, o.start_time, o.pre_order_time, o.arrival_at,
+  SELECT o.uuid::text AS uuid, o.state, o.status_code, o.amount, o.rate_id,
+         -- stored as UTC without a zone: say so, so that every driver reads them alike
+         o.start_time AT TIME ZONE 'UTC' AS start_time, o.pre_order_time AT TIME ZONE 'UTC' AS pre_order_time,
+         o.arrival_at AT TIME ZONE 'UTC' AS arrival_at,
          ci.timezone, d.call_sign, d.first_name, d.phone AS driver_phone, c.brand, c.model, c.color, c.reg_number
     FROM orders o
     JOIN city ci ON ci.id = o.city_id
@@ -35,7 +38,7 @@ const ORDER_INFO_SQL = `
    WHERE o.uuid = $1::uuid`;
 
 export async function orderInformation(db: DbOrTx, uuid: string, language: "ru" | "en") {
-  const [order] = await db.$queryRawUnsafe<OrderInfoRow[]>(ORDER_INFO_SQL, uuid);
+  const [order] = await rawQuery(db)<OrderInfoRow>(ORDER_INFO_SQL, [uuid]);
   if (!order) throw new OrderError("NOT_FOUND", { what: "Order", id: uuid });
   const start = order.start_time ?? order.pre_order_time;
   const remaining = order.arrival_at ? Math.max(0, Math.ceil((new Date(order.arrival_at).getTime() - Date.now()) / 60_000)) : null;

@@ -1,6 +1,7 @@
 // Drivers: the list, and one driver's position by call sign.
 import { z } from "zod";
 import { defineOperation } from "../define";
+import { rawQuery } from "../../db";
 import { p } from "../params";
 import { ValidationError } from "../../errors";
 import { DRIVER_HOLDING_STATES } from "../../orders/states";
@@ -74,14 +75,11 @@ export const driverPositionOperation = defineOperation({
   }),
   handle: async (input, ctx) => {
     // One query: clients poll a driver's position all day.
-    const [driver] = await ctx.db.$queryRawUnsafe<
-      Array<{ lat: number | null; lon: number | null; speed: number; bearing: number; region_id: number | null; city_id: number; order_id: number | null }>
-    >(
+    const [driver] = await rawQuery(ctx.db)<{ lat: number | null; lon: number | null; speed: number; bearing: number; region_id: number | null; city_id: number; order_id: number | null }>(
       `SELECT d.lat, d.lon, d.speed, d.bearing, d.region_id, d.city_id,
               (SELECT o.id FROM orders o WHERE o.driver_id = d.id AND o.state = ANY($2::text[]) ORDER BY o.id DESC LIMIT 1) AS order_id
          FROM driver d WHERE d.call_sign = $1`,
-      input.code,
-      DRIVER_HOLDING_STATES,
+      [input.code, DRIVER_HOLDING_STATES],
     );
     if (!driver) throw new ValidationError("NOT_FOUND", { what: "Driver", id: input.code });
     return {
