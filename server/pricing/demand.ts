@@ -2,7 +2,7 @@
 // price rises by DEMAND_STEP_PERCENT per order in excess, up to
 // DEMAND_MAX_PERCENT.
 import type { DbOrTx } from "../db";
-import { FREE_STATES } from "../orders/states";
+import { FREE_STATES, codeOf } from "../orders/states";
 
 export async function demandMarkupPercent(
   db: DbOrTx,
@@ -11,7 +11,8 @@ export async function demandMarkupPercent(
 ): Promise<number> {
   if (regionId === null || settings.stepPercent === 0) return 0;
   const [freeOrders, freeDrivers] = await Promise.all([
-    db.order.count({ where: { regionId, state: { in: FREE_STATES } } }),
+    // by code: the (region_id, status_code) index answers it
+    db.order.count({ where: { regionId, statusCode: { in: FREE_STATES.map(codeOf) } } }),
     db.driver.count({ where: { regionId, state: "FREE", active: true } }),
   ]);
   const excess = freeOrders - freeDrivers;
