@@ -148,7 +148,7 @@ test("an offer from the exchange is given to one of our drivers", async ({ page,
       to: { street: "ул. Речная", house: "8", latitude: 55.77, longitude: 37.64 },
       time: { registered: new Date().toISOString() },
       carClass: 1,
-      fare: 45000,
+      fare: 450,
       note: "с багажом",
       status: 9,
     },
@@ -161,7 +161,7 @@ test("an offer from the exchange is given to one of our drivers", async ({ page,
   await expect(offer).toContainText("ул. Садовая");
   await shot("exchange-desk-offers");
 
-  await offer.getByRole("button", { name: "Назначить водителя" }).click();
+  await offer.getByRole("button", { name: "Взять" }).click();
   const dialog = page.getByRole("dialog");
   await dialog.locator('select[name="driverId"]').selectOption({ index: 1 });
   await dialog.locator('input[name="arrival"]').fill("6");

@@ -95,8 +95,8 @@ export const configSchema = z.object({
   SIMULATE_SEED: z.coerce.number().int().min(0).max(4_294_967_295).default(1),
   /** Radius in km around the city's centre where simulated drivers and passengers live. */
   SIMULATE_CITY_KM: z.coerce.number().min(0.5).max(200).default(8),
-  /** Orders the simulated second exchange participant sells per simulated minute (0: no such participant); it plays only when EXCHANGE_URL is this server's own exchange. */
-  SIMULATE_EXCHANGE_ORDERS_PER_MINUTE: z.coerce.number().min(0).max(1_000).default(0.3),
+  /** Orders the simulated second exchange participant sells per simulated minute (0: no such participant); it plays only on this server's own exchange (the demo exchange). */
+  SIMULATE_EXCHANGE_ORDERS_PER_MINUTE: z.coerce.number().min(0).max(1_000).default(0.2),
   /** The service's commission on a completed order, debited from the driver's balance (percent of the fare). */
   DRIVER_COMMISSION_PERCENT: z.coerce.number().min(0).max(100).default(15),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),

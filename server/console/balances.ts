@@ -92,7 +92,7 @@ async function actorNames(db: Db, entries: ReadonlyArray<{ actorType: string; ac
     const n = Number(id);
     if (type === "USER") return users.find((u) => u.id === n)?.name ?? null;
     if (type === "API_KEY") return keys.find((k) => k.id === n)?.name ?? null;
-    return id;
+    return null;
   };
 }
 

@@ -140,7 +140,17 @@ export async function listExchangeLinks(db: Db, input: LinkListInput) {
       },
     },
   });
-  const items = rows.slice(0, input.limit).map((r) => ({ ...r, id: r.orderId, executor: executorSummary(r.executor) }));
+  // The sale's note names the operator who sold it ("sold by USER 7"): the console shows their name instead.
+  const sellers = new Map<number, string>();
+  const sellerIds = rows.map((r) => /^sold by USER (\d+)$/.exec(r.note)?.[1]).filter((v): v is string => v !== undefined).map(Number);
+  if (sellerIds.length) {
+    for (const u of await db.user.findMany({ where: { id: { in: [...new Set(sellerIds)] } }, select: { id: true, name: true } })) sellers.set(u.id, u.name);
+  }
+  const items = rows.slice(0, input.limit).map((r) => {
+    const seller = /^sold by USER (\d+)$/.exec(r.note)?.[1];
+    const soldBy = seller ? (sellers.get(Number(seller)) ?? null) : /^sold by SYSTEM/.test(r.note) ? "SYSTEM" : null;
+    return { ...r, id: r.orderId, note: soldBy ? "" : r.note, soldBy, executor: executorSummary(r.executor) };
+  });
   return { items, nextCursor: rows.length > input.limit ? (items.at(-1)?.orderId ?? null) : null };
 }
 

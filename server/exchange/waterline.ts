@@ -72,7 +72,8 @@ class Translator {
         and.push(key === "or" ? { OR: parts } : { AND: parts });
         continue;
       }
-      const kind = DRIVER_FIELDS[key];
+      // Own fields only: "constructor" or "__proto__" are no fields.
+      const kind = Object.hasOwn(DRIVER_FIELDS, key) ? DRIVER_FIELDS[key] : undefined;
       if (!kind) {
         throw badRequest(`unknown field "${key}" in ${path}; the fields are ${Object.keys(DRIVER_FIELDS).join(", ")} (and or, and)`, {
           parameter: at,
@@ -182,7 +183,7 @@ function integerParam(value: unknown, name: string, min: number, max: number, fa
 }
 
 function sortEntry(field: string, direction: unknown, at: string): Prisma.ExchangeDriverOrderByWithRelationInput {
-  if (!DRIVER_FIELDS[field]) throw badRequest(`cannot sort by "${field}"; the fields are ${Object.keys(DRIVER_FIELDS).join(", ")}`, { parameter: at });
+  if (!Object.hasOwn(DRIVER_FIELDS, field)) throw badRequest(`cannot sort by "${field}"; the fields are ${Object.keys(DRIVER_FIELDS).join(", ")}`, { parameter: at });
   let dir: "asc" | "desc";
   if (direction === undefined || direction === 1 || (typeof direction === "string" && direction.toLowerCase() === "asc")) dir = "asc";
   else if (direction === -1 || (typeof direction === "string" && direction.toLowerCase() === "desc")) dir = "desc";

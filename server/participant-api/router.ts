@@ -104,7 +104,7 @@ export async function handleParticipantApi(request: ApiRequest): Promise<ApiResp
   if (request.path === "control" || request.path.startsWith("control/")) return handleControl(request, request.path.slice("control/".length));
   const method = request.method === "HEAD" ? "GET" : request.method;
   const isEvent = request.path.startsWith("on/");
-  const route = isEvent ? { method: "POST" as const, handle: undefined } : ROUTES[request.path];
+  const route = isEvent ? { method: "POST" as const, handle: undefined } : Object.hasOwn(ROUTES, request.path) ? ROUTES[request.path] : undefined;
   if (!route) return participantError("NOT_FOUND", { what: "Path", id: `/participant/${request.path}` });
   if (method !== route.method) return participantError("METHOD_NOT_ALLOWED", { method: request.method.slice(0, 16), reason: `use ${route.method} for /participant/${request.path}` });
   try {

@@ -66,7 +66,6 @@ export class SimDriver {
   private waitUntil = 0;
   private noShow = false;
   private rejectAt: number | null = null;
-  private lastSent: { lat: number; lon: number; speed: number } | null = null;
 
   constructor(
     private readonly engine: Engine,
@@ -158,7 +157,6 @@ export class SimDriver {
     const here = { lat: Math.round(this.pos.lat * 1e6) / 1e6, lon: Math.round(this.pos.lon * 1e6) / 1e6, speed: Math.round(this.speed) };
     const reply = await this.client.post("position", { ...here, bearing });
     this.serverState = String(reply.state);
-    this.lastSent = here;
   }
 
   // ------------------------------------------------------------ keeping in step with the server
@@ -402,9 +400,5 @@ export class SimDriver {
   /** Tells the driver to read its orders at the next tick (a push message of a real app). */
   nudge(): void {
     this.nextSyncAt = this.engine.now;
-  }
-
-  get lastReported(): { lat: number; lon: number; speed: number } | null {
-    return this.lastSent;
   }
 }

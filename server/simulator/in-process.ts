@@ -78,9 +78,10 @@ function ownExchange(exchangeUrl: string | undefined, port: number): boolean {
   if (!exchangeUrl) return false;
   try {
     const url = new URL(exchangeUrl);
-    const local = ["localhost", "127.0.0.1", "[::1]", "::1"].includes(url.hostname) || (config().PUBLIC_URL ? new URL(config().PUBLIC_URL!).hostname === url.hostname : false);
-    const urlPort = Number(url.port || (url.protocol === "https:" ? 443 : 80));
-    return local && urlPort === port && url.pathname.replace(/\/+$/, "") === "/exchange";
+    const publicUrl = config().PUBLIC_URL;
+    const ours = publicUrl !== undefined && new URL(publicUrl).host === url.host;
+    const loopback = ["localhost", "127.0.0.1", "[::1]", "::1"].includes(url.hostname) && Number(url.port || (url.protocol === "https:" ? 443 : 80)) === port;
+    return (ours || loopback) && url.pathname.replace(/\/+$/, "") === "/exchange";
   } catch {
     return false;
   }

@@ -195,13 +195,14 @@ function judgeTrpc(c: FuzzCase, r: RawReply): string | undefined {
   // The route file exports GET and POST only: Next answers other methods 405 itself.
   if (r.status === 405 && !["GET", "POST"].includes(c.request.method)) return undefined;
   // A subscription's errors come in its stream (tRPC's SSE protocol): a caller
-  // without a session gets one serialized UNAUTHORIZED error and the end of it.
+  // without a session (or with a wrong method) gets one serialized error
+  // (UNAUTHORIZED, METHOD_NOT_SUPPORTED) and the end of the stream.
   if (String(r.headers["content-type"]).includes("text/event-stream")) {
     if (c.authenticated) return undefined;
     const events = [...r.text.matchAll(/^event: (.+)$/gm)].map((m) => m[1]);
     const data = [...r.text.matchAll(/^data: (.+)$/gm)].map((m) => m[1] ?? "");
     if (events.some((e) => e !== "connected" && e !== "serialized-error")) return "a stream with events for a caller without a session";
-    if (!data.some((d) => d.includes('"UNAUTHORIZED"'))) return "a stream without the UNAUTHORIZED error";
+    if (!data.some((d) => /"code":"(UNAUTHORIZED|METHOD_NOT_SUPPORTED|BAD_REQUEST)"/.test(d))) return "a stream without a refusal";
     return undefined;
   }
   const body = json(r);
@@ -269,7 +270,8 @@ describe("fuzz", () => {
       slowest = Math.max(slowest, reply.ms);
       count(`${c.surface} ${reply.status}${c.surface === "dispatch" ? ` ${String((json(reply)?.error as { code?: string } | undefined)?.code ?? "DONE")}` : ""}`);
       const problem = judge(c, reply);
-      return problem ? `${c.surface} ${c.target} ${c.request.method} ${c.request.path.slice(0, 300)} -> ${problem}: HTTP ${reply.status} ${reply.text.slice(0, 400)}` : undefined;
+      const sentBody = c.request.body === undefined ? "" : ` body ${JSON.stringify(String(c.request.body).slice(0, 300))}`;
+      return problem ? `${c.surface} ${c.target} ${c.request.method} ${c.request.path.slice(0, 300)}${sentBody} -> ${problem}: HTTP ${reply.status} ${reply.text.slice(0, 400)}` : undefined;
     };
     const seed = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
     await fc.assert(

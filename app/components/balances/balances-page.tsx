@@ -144,13 +144,11 @@ export function BalancesPage() {
                   <tr>
                     <th>{t.balances.columns.callSign}</th>
                     <th>{t.balances.columns.driver}</th>
-                    <th>{t.balances.columns.city}</th>
                     <th className="num">{t.balances.columns.balance}</th>
                   </tr>
                 ) : (
                   <tr>
                     <th>{t.balances.columns.customer}</th>
-                    <th>{t.balances.columns.contract}</th>
                     <th className="num">{t.balances.columns.orders}</th>
                     <th className="num">{t.balances.columns.balance}</th>
                   </tr>
@@ -178,8 +176,8 @@ export function BalancesPage() {
                           <td className="mono strong">{d.callSign}</td>
                           <td>
                             {d.lastName} {d.firstName}
+                            <div className="cell-sub">{locale === "en" ? d.city.nameEn : d.city.name}</div>
                           </td>
-                          <td className="muted">{locale === "en" ? d.city.nameEn : d.city.name}</td>
                           <td className={`num${d.balance < 0n ? " negative" : ""}`}>{money(d.balance)}</td>
                         </tr>
                       );
@@ -201,8 +199,12 @@ export function BalancesPage() {
                             }
                           }}
                         >
-                          <td className="strong">{c.name}</td>
-                          <td className="muted">{c.contract || t.common.none}</td>
+                          <td className="strong">
+                            {c.name}
+                            <div className="cell-sub">
+                              {t.balances.columns.contract}: {c.contract || t.common.none}
+                            </div>
+                          </td>
                           <td className="num muted">{c._count.orders}</td>
                           <td className={`num${c.balance < 0n ? " negative" : ""}`}>{money(c.balance)}</td>
                         </tr>

@@ -200,8 +200,8 @@ function LinksTable({ role, phases, canTake = false }: { role: "SOLD" | "BOUGHT"
               <th>{t.exchangeDesk.columns.local}</th>
               <th>{t.exchangeDesk.columns.phase}</th>
               <th>{t.exchangeDesk.columns.exchangeId}</th>
-              <th>{role === "SOLD" ? t.exchangeDesk.columns.executor : t.exchangeDesk.columns.driver}</th>
-              <th>{t.exchangeDesk.columns.note}</th>
+              {phases ? null : <th>{role === "SOLD" ? t.exchangeDesk.columns.executor : t.exchangeDesk.columns.driver}</th>}
+              {phases ? null : <th>{t.exchangeDesk.columns.note}</th>}
               {canTake ? <th /> : null}
             </tr>
           </thead>
@@ -224,31 +224,35 @@ function LinksTable({ role, phases, canTake = false }: { role: "SOLD" | "BOUGHT"
                   {l.remoteState !== null ? <div className="muted small">{stateTitleOfCode(l.remoteState, stateTitle)}</div> : null}
                 </td>
                 <td className="mono">{l.exchangeOrderId ?? t.common.none}</td>
-                <td className="small">
-                  {role === "SOLD" ? (
-                    l.executor ? (
-                      <>
-                        <span className="strong">{l.executor.callSign}</span> {l.executor.car}
-                        {l.executor.registrationNumber ? <span className="plate">{l.executor.registrationNumber}</span> : null}
-                        {l.executor.phone ? <div className="muted">{l.executor.phone}</div> : null}
-                      </>
+                {phases ? null : (
+                  <td className="small">
+                    {role === "SOLD" ? (
+                      l.executor ? (
+                        <>
+                          <span className="strong">{l.executor.callSign}</span> {l.executor.car}
+                          {l.executor.registrationNumber ? <span className="plate">{l.executor.registrationNumber}</span> : null}
+                          {l.executor.phone ? <div className="muted">{/^\d{11}$/.test(l.executor.phone) ? fmt.phone(l.executor.phone) : l.executor.phone}</div> : null}
+                        </>
+                      ) : (
+                        t.common.none
+                      )
+                    ) : l.order.driver ? (
+                      <span className="mono strong">{l.order.driver.callSign}</span>
                     ) : (
                       t.common.none
-                    )
-                  ) : l.order.driver ? (
-                    <span className="mono strong">{l.order.driver.callSign}</span>
-                  ) : (
-                    t.common.none
-                  )}
-                </td>
-                <td className="small note-cell" title={l.note}>
-                  {l.note || t.common.none}
-                </td>
+                    )}
+                  </td>
+                )}
+                {phases ? null : (
+                  <td className="small note-cell" title={l.note}>
+                    {l.soldBy ? t.exchangeDesk.soldBy(l.soldBy === "SYSTEM" ? t.order.actor.SYSTEM : l.soldBy) : l.note || t.common.none}
+                  </td>
+                )}
                 {canTake ? (
                   <td className="actions">
                     {l.phase === "OFFERED" && l.exchangeOrderId ? (
-                      <button type="button" className="btn btn-small btn-primary" onClick={() => setTaking(l)}>
-                        {t.exchangeDesk.take}
+                      <button type="button" className="btn btn-small btn-primary" title={t.exchangeDesk.take} onClick={() => setTaking(l)}>
+                        {t.exchangeDesk.takeShort}
                       </button>
                     ) : null}
                   </td>
@@ -442,12 +446,26 @@ function MessageDialog({ id, canRetry, onClose }: { id: number; canRetry: boolea
           <h3>{t.exchangeDesk.deliveryAttempts}</h3>
           <div className="table-wrap" style={{ maxHeight: 220 }}>
             <table className="table" data-testid="attempts-table">
+              <thead>
+                <tr>
+                  <th>{t.exchangeDesk.attemptColumns.at}</th>
+                  <th>{t.exchangeDesk.attemptColumns.status}</th>
+                  <th>{t.exchangeDesk.attemptColumns.result}</th>
+                  <th className="num">{t.exchangeDesk.attemptColumns.duration}</th>
+                </tr>
+              </thead>
               <tbody>
                 {m.attemptLog.map((a) => (
                   <tr key={a.id} className={a.error ? "row-refused" : ""}>
                     <td className="muted nowrap">{fmt.dateTime(a.at)}</td>
                     <td className="mono">{a.httpStatus !== null ? t.exchangeDesk.http(a.httpStatus) : t.common.none}</td>
-                    <td className="small">{a.error ?? t.exchangeDesk.ok}</td>
+                    <td className="small">
+                      {a.error ? (
+                        <span className="negative">{a.error === `HTTP ${a.httpStatus}` ? t.exchangeDesk.failedAttempt : a.error}</span>
+                      ) : (
+                        <span className="positive">{t.exchangeDesk.ok}</span>
+                      )}
+                    </td>
                     <td className="num muted">{t.exchangeDesk.ms(a.durationMs)}</td>
                   </tr>
                 ))}

@@ -267,7 +267,7 @@ export function MapPage() {
             </button>
           </form>
           {overview.data && overview.data.cities.length > 1 ? (
-            <label className="filters" style={{ margin: 0 }}>
+            <label className="map-city">
               <span className="muted">{t.map.city}</span>
               <select aria-label={t.map.city} value={city?.id ?? ""} onChange={(e) => setCityId(Number(e.target.value))}>
                 {overview.data.cities.map((c) => (

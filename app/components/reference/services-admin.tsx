@@ -150,7 +150,7 @@ export function ServicesAdmin() {
                 <td className="muted">{locale === "en" ? s.city.nameEn : s.city.name}</td>
                 <td className="strong">
                   {s.name}
-                  {s.description ? <div className="muted small">{s.description}</div> : null}
+                  {s.description ? <div className="cell-sub">{s.description}</div> : null}
                 </td>
                 <td>{s.nameEn}</td>
                 <td className="num">{s.carClass}</td>

@@ -91,16 +91,6 @@ function multipart(params: Array<{ name: string; value: Value }>, boundary: stri
   return Buffer.concat(chunks);
 }
 
-/** A JSON value standing for a text parameter: sometimes of another JSON type. */
-const jsonish = (v: Value): fc.Arbitrary<unknown> => {
-  const text = "text" in v ? v.text : decodeURIComponentSafe(v.raw);
-  return fc.oneof(
-    { weight: 6, arbitrary: fc.constant(text) },
-    { weight: 1, arbitrary: fc.constantFrom(null, true, false, 0, -1, 1.5, 1e308, [], {}, [text], { value: text }) },
-    { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
-  );
-};
-
 function decodeURIComponentSafe(raw: string): string {
   try {
     return decodeURIComponent(raw);
@@ -156,6 +146,8 @@ interface DispatchPlan {
   encoding: "form" | "json" | "multipart" | "none" | "broken-json" | "raw-bytes";
   contentType: string | undefined;
   junk: string[];
+  /** JSON bodies: values of other JSON types standing for the first parameters' texts. */
+  retype: unknown[];
   oversize?: { size: number; chunked: boolean; fill: string };
 }
 
@@ -212,6 +204,7 @@ function dispatchPlanArb(op: Operation, ctx: FuzzContext): fc.Arbitrary<Dispatch
     encoding: fc.constantFrom("form", "form", "json", "json", "multipart", "none", "broken-json", "raw-bytes") as fc.Arbitrary<DispatchPlan["encoding"]>,
     contentType: fc.constantFrom(...CONTENT_TYPES),
     junk: fc.array(fc.constantFrom("&&", "=orphan", "lonely", "%", "%%", "a=b=c", "api_key", "=", "%3D%3D", "x[]=1", "x[y]=2"), { maxLength: 3 }),
+    retype: fc.array(fc.oneof(fc.constantFrom<unknown>(null, true, false, 0, -1, 1.5, 1e308, [], {}), fc.jsonValue({ maxDepth: 2 })), { maxLength: 3 }),
     oversize: rarely(oversize),
   });
 }
@@ -278,7 +271,13 @@ function renderDispatch(plan: DispatchPlan): RawRequest {
       break;
     case "json": {
       const obj: Record<string, unknown> = {};
-      for (const p of body) obj[p.name] = "text" in p.value ? p.value.text : decodeURIComponentSafe(p.value.raw);
+      body.forEach((p, i) => {
+        // A JSON object names each parameter once: the first non-empty value, as the server reads repeated ones.
+        const text = "text" in p.value ? p.value.text : decodeURIComponentSafe(p.value.raw);
+        if (p.name in obj || text.trim() === "") return;
+        // The key stays a string: a retyped key would be another (absent or bad) key.
+        obj[p.name] = i < plan.retype.length && p.name !== "api_key" ? plan.retype[i] : text;
+      });
       payload = Buffer.from(JSON.stringify(obj), "utf8");
       headers["content-type"] = "application/json";
       break;
@@ -316,7 +315,7 @@ export function dispatchCases(ctx: FuzzContext): fc.Arbitrary<FuzzCase> {
     .map((plan) => ({ surface: "dispatch" as const, target: `${plan.op.method} ${plan.op.path}`, mustFail: dispatchWrites(ctx.dispatchOps, plan), request: renderDispatch(plan) }));
   const unknownPath = fc
     .tuple(
-      fc.constantFrom("/api/", "/api/orders", "/api/order/pre_cost/x", "/api/ORDER", "/api/..%2F..%2Fetc%2Fpasswd", "/api/%FF", "/api/order%00", "/api/openapi.json/x", "/api/trpc", "/api/%2e%2e/%2e%2e/"),
+      fc.constantFrom("/api/", "/api/orders", "/api/order/pre_cost/x", "/api/ORDER", "/api/..%2F..%2Fetc%2Fpasswd", "/api/%FF", "/api/order%00", "/api/openapi.json/x", "/api/trpc", "/api/%2e%2e/%2e%2e/", "/api/constructor", "/api/__proto__", "/api/toString"),
       fc.constantFrom(...METHODS),
       fc.option(urlText, { nil: undefined }),
     )
@@ -341,7 +340,7 @@ interface ExchangePlan {
 
 /** The body's `data`: plausible pieces and nasty values, in any shape. */
 const exchangeData = fc.dictionary(
-  fc.constantFrom("id", "orderId", "orders", "key", "attributes", "status", "reason", "type", "where", "limit", "skip", "sort", "__proto__", "constructor", "x"),
+  fc.constantFrom("id", "orderId", "orders", "key", "attributes", "status", "reason", "type", "where", "limit", "skip", "sort", "__proto__", "constructor", "toString", "hasOwnProperty", "x"),
   fc.oneof(
     { weight: 3, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
     { weight: 2, arbitrary: nastyText },
@@ -473,7 +472,7 @@ export function exchangeCases(ctx: FuzzContext): fc.Arbitrary<FuzzCase> {
     .chain((plan) => (exchangeWrites(plan) ? exchangeDefect(plan) : fc.constant(plan)))
     .map((plan) => ({ surface: "exchange" as const, target: `${plan.op.method} ${plan.op.path}`, mustFail: exchangeWrites(plan), request: renderExchange(plan, ctx) }));
   const unknownPath = fc
-    .tuple(fc.constantFrom("/exchange", "/exchange/", "/exchange/orders", "/exchange/order/take/1", "/exchange/%FF", "/exchange/drivers/1/2", "/exchange/..%2Fparticipant"), fc.constantFrom(...METHODS))
+    .tuple(fc.constantFrom("/exchange", "/exchange/", "/exchange/orders", "/exchange/order/take/1", "/exchange/%FF", "/exchange/drivers/1/2", "/exchange/..%2Fparticipant", "/exchange/constructor", "/exchange/__proto__", "/exchange/drivers/constructor"), fc.constantFrom(...METHODS))
     .map(([path, method]) => ({ surface: "exchange" as const, target: "unknown path", mustFail: false, request: { method, path, headers: { authorization: `Bearer ${ctx.exchangeToken}` } } }));
   return fc.oneof({ weight: 15, arbitrary: opCase }, { weight: 1, arbitrary: unknownPath });
 }
@@ -562,7 +561,7 @@ export function driverAppCases(ctx: FuzzContext): fc.Arbitrary<FuzzCase> {
     .chain((plan) => (driverAppWrites(plan) ? driverAppDefect(plan, ctx) : fc.constant(plan)))
     .map((plan) => ({ surface: "driver-app" as const, target: `${plan.op.method} ${plan.op.path}`, mustFail: driverAppWrites(plan), request: renderDriverApp(plan) }));
   const unknownPath = fc
-    .tuple(fc.constantFrom("/driver-app", "/driver-app/", "/driver-app/v2/me", "/driver-app/v1/", "/driver-app/v1/%FF", "/driver-app/v1/orders/x", "/healthz", "/healthz/x"), fc.constantFrom(...METHODS))
+    .tuple(fc.constantFrom("/driver-app", "/driver-app/", "/driver-app/v2/me", "/driver-app/v1/", "/driver-app/v1/%FF", "/driver-app/v1/orders/x", "/driver-app/v1/constructor", "/driver-app/v1/__proto__", "/healthz", "/healthz/x"), fc.constantFrom(...METHODS))
     .map(([path, method]) => ({ surface: "driver-app" as const, target: path, mustFail: false, request: { method, path, headers: { authorization: `Bearer ${ctx.driverKey}` } } }));
   return fc.oneof({ weight: 15, arbitrary: opCase }, { weight: 1, arbitrary: unknownPath });
 }
@@ -625,7 +624,7 @@ export function participantCases(): fc.Arbitrary<FuzzCase> {
     }));
   const reads = fc
     .record({
-      path: fc.constantFrom("", "driver", "drivers", "services", "x", "driver/1"),
+      path: fc.constantFrom("", "driver", "drivers", "services", "x", "driver/1", "constructor", "__proto__", "toString"),
       method: fc.constantFrom(...METHODS),
       query: fc.array(fc.tuple(fc.constantFrom("callsign", "callSign", "limit", "skip", "all", "x"), urlValue), { maxLength: 4 }),
       body: fc.oneof(fc.constant(undefined), exchangeData.map((d) => Buffer.from(JSON.stringify({ data: d }))), fc.constantFrom(...JSON_NASTIES).map((t) => Buffer.from(t))),
