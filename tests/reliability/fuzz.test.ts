@@ -255,6 +255,7 @@ function judge(c: FuzzCase, r: RawReply): string | undefined {
 describe("fuzz", () => {
   it(`answers ${RUNS} malformed requests in each surface's own error form`, async () => {
     const stats = new Map<string, number>();
+    const targets = new Set<string>();
     const failures: string[] = [];
     let sent = 0;
     let slowest = 0;
@@ -268,6 +269,7 @@ describe("fuzz", () => {
       }
       sent++;
       slowest = Math.max(slowest, reply.ms);
+      targets.add(`${c.surface} ${c.target.replace(/ \(signed in\)$/, "")}`);
       count(`${c.surface} ${reply.status}${c.surface === "dispatch" ? ` ${String((json(reply)?.error as { code?: string } | undefined)?.code ?? "DONE")}` : ""}`);
       const problem = judge(c, reply);
       const sentBody = c.request.body === undefined ? "" : ` body ${JSON.stringify(String(c.request.body).slice(0, 300))}`;
@@ -286,6 +288,16 @@ describe("fuzz", () => {
     for (const f of failures) kinds.set(f.replace(/ (GET|POST|PUT|DELETE|PATCH|OPTIONS|HEAD) .* -> /, " -> ").slice(0, 160), f);
     expect([...kinds.values()].slice(0, 30), `FUZZ_SEED=${seed}`).toEqual([]);
     expect(sent).toBeGreaterThanOrEqual(RUNS);
+    // Every operation and procedure was aimed at.
+    if (RUNS >= 5_000) {
+      const wanted = [
+        ...ctx.dispatchOps.map((op) => `dispatch ${op.method} ${op.path}`),
+        ...ctx.exchangeOps.map((op) => `exchange ${op.method} ${op.path}`),
+        ...ctx.driverAppOps.map((op) => `driver-app ${op.method} ${op.path}`),
+        ...ctx.procedures.map((p) => `trpc ${p.path}`),
+      ];
+      expect(wanted.filter((w) => !targets.has(w))).toEqual([]);
+    }
     // Still serving, and nothing unexpected in its log.
     expect((await send(app.url, { method: "GET", path: "/api/version" })).status).toBe(200);
     expect(app.running).toBe(true);
@@ -306,6 +318,5 @@ describe("fuzz", () => {
     );
     const accepted = audits.filter((a) => a.ok !== false && !/^auth\.signIn(Failed|Throttled)$/.test(a.action));
     expect(accepted).toEqual([]);
-    await app.start();
   });
 });

@@ -5,7 +5,7 @@
 import type { z } from "zod";
 import { config } from "../../config";
 import { db } from "../../db";
-import { ValidationError } from "../../errors";
+import { AuthError, ValidationError } from "../../errors";
 import { holdsNul } from "../../http/nul";
 import { rateLimits } from "../../http/rate-limit";
 import { jsonResponse, type ApiRequest, type ApiResponse } from "../../http/types";
@@ -66,14 +66,18 @@ export async function handleDriverApp(request: ApiRequest): Promise<ApiResponse>
   const method = request.method === "HEAD" ? "GET" : request.method;
   const op = ops.find((o) => o.method === method);
   if (!op) return driverAppError("METHOD_NOT_ALLOWED", { method: request.method.slice(0, 16), reason: `use ${ops.map((o) => o.method).join(" or ")}` });
-  // Rate limits (server/http/rate-limit.ts): per address, then per driver.
+  // Rate limits (server/http/rate-limit.ts): a driver's calls per driver (a
+  // fleet's phones may share one carrier address); the other calls, and
+  // refused keys, per address.
   const cfg = config();
   const limits = rateLimits({ perKey: cfg.RATE_LIMIT_PER_KEY, perAddress: cfg.RATE_LIMIT_PER_ADDRESS });
-  if (!limits.byAddress.take(request.remoteAddress)) return driverAppError("RATE_LIMITED");
+  if (op.auth !== "driver" && !limits.byAddress.take(request.remoteAddress)) return driverAppError("RATE_LIMITED");
   try {
     const ctx: DriverAppContext = { db: db(), driver: null, language: config().LANGUAGE };
     if (op.auth === "driver") {
-      ctx.driver = await authenticateDriver(ctx.db, bearer(request));
+      ctx.driver = await authenticateDriver(ctx.db, bearer(request)).catch((error: unknown) => {
+        throw limits.byAddress.take(request.remoteAddress) ? error : new AuthError("RATE_LIMITED");
+      });
       if (!limits.byKey.take(`driver:${ctx.driver.id}`)) return driverAppError("RATE_LIMITED");
     }
     else if (op.auth === "provisioning") checkProvisioningKey(bearer(request));
