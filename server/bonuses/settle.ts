@@ -11,7 +11,7 @@ async function addBonus(tx: Tx, clientId: number, orderId: number, txnId: string
   if (exists) return;
   // Never below zero: spend at most what the client has now.
   const [row] = await tx.$queryRawUnsafe<Array<{ bonus: number; change: number }>>(
-    `WITH old AS (SELECT bonus FROM client WHERE id = $1 FOR UPDATE)
+    `WITH old AS (SELECT bonus FROM client WHERE id = $1 FOR NO KEY UPDATE)
      UPDATE client c SET bonus = GREATEST(0, c.bonus + $2) FROM old WHERE c.id = $1
      RETURNING c.bonus AS bonus, c.bonus - old.bonus AS change`,
     clientId,

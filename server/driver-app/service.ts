@@ -270,7 +270,7 @@ interface LockedDriver {
 }
 
 async function lockDriver(tx: Tx, id: number): Promise<LockedDriver> {
-  const rows = await tx.$queryRawUnsafe<LockedDriver[]>(`SELECT id, state::text AS state, active FROM driver WHERE id = $1 FOR UPDATE`, id);
+  const rows = await tx.$queryRawUnsafe<LockedDriver[]>(`SELECT id, state::text AS state, active FROM driver WHERE id = $1 FOR NO KEY UPDATE`, id);
   const row = rows[0];
   if (!row) throw new ValidationError("NOT_FOUND", { what: "Driver", id });
   return row;

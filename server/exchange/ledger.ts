@@ -39,13 +39,18 @@ export interface PostedEntry {
   balanceAfter: bigint;
 }
 
-/** Locks the participants' rows in id order (FOR UPDATE). */
+/**
+ * Locks the participants' rows in id order. FOR NO KEY UPDATE, not FOR
+ * UPDATE: a balance change touches no key, and the KEY SHARE locks that
+ * foreign-key checks take on these rows (an order or an entry referring to
+ * the participant) must not deadlock with it.
+ */
 export async function lockParticipants(tx: Tx, ids: number[]): Promise<Map<number, bigint>> {
   const unique = [...new Set(ids)].sort((a, b) => a - b);
   const balances = new Map<number, bigint>();
   for (const id of unique) {
     const rows = await tx.$queryRawUnsafe<Array<{ id: number; balance: bigint | string | number }>>(
-      `SELECT id, balance FROM exchange_participant WHERE id = $1 FOR UPDATE`,
+      `SELECT id, balance FROM exchange_participant WHERE id = $1 FOR NO KEY UPDATE`,
       id,
     );
     const row = rows[0];

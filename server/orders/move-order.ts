@@ -48,11 +48,11 @@ interface LockedOrder {
 export async function lockOrder(tx: Tx, ref: { orderId?: number; uuid?: string }): Promise<LockedOrder> {
   const rows = ref.orderId !== undefined
     ? await tx.$queryRawUnsafe<LockedOrder[]>(
-        `SELECT id, uuid::text AS uuid, state, driver_id, region_id, version FROM orders WHERE id = $1 FOR UPDATE`,
+        `SELECT id, uuid::text AS uuid, state, driver_id, region_id, version FROM orders WHERE id = $1 FOR NO KEY UPDATE`,
         ref.orderId,
       )
     : await tx.$queryRawUnsafe<LockedOrder[]>(
-        `SELECT id, uuid::text AS uuid, state, driver_id, region_id, version FROM orders WHERE uuid = $1::uuid FOR UPDATE`,
+        `SELECT id, uuid::text AS uuid, state, driver_id, region_id, version FROM orders WHERE uuid = $1::uuid FOR NO KEY UPDATE`,
         ref.uuid,
       );
   const row = rows[0];

@@ -48,9 +48,9 @@ function toRow(row: Prisma.ExchangeOrderGetPayload<{ select: typeof ORDER_SELECT
   return { ...row, state: row.state };
 }
 
-/** Reads an order under a row lock (FOR UPDATE); undefined when there is none. */
+/** Reads an order under a row lock (FOR NO KEY UPDATE); undefined when there is none. */
 export async function lockExchangeOrder(tx: Tx, id: number): Promise<ExchangeOrderRow | undefined> {
-  const locked = await tx.$queryRawUnsafe<Array<{ id: number }>>(`SELECT id FROM exchange_order WHERE id = $1 FOR UPDATE`, id);
+  const locked = await tx.$queryRawUnsafe<Array<{ id: number }>>(`SELECT id FROM exchange_order WHERE id = $1 FOR NO KEY UPDATE`, id);
   if (locked.length === 0) return undefined;
   const row = await tx.exchangeOrder.findUnique({ where: { id }, select: ORDER_SELECT });
   return row ? toRow(row) : undefined;

@@ -1,6 +1,6 @@
 // POST /order/take: a participant buys an order offered to it (step 5).
 // The database decides between participants taking one order at once: the
-// order row is locked (SELECT ... FOR UPDATE) and only an order that is free
+// order row is locked (SELECT ... FOR NO KEY UPDATE) and only an order that is free
 // and has no executor can be taken; every later taker gets Gone. Buying needs
 // a positive balance (Forbidden otherwise). The seller is told `taken` with
 // the executor's driver; the others lose the offer (`revoked`); the executor
