@@ -2,7 +2,7 @@
 // against the one state machine under a row lock, recorded in the history
 // with who made it, and its effects (driver state, client SMS, status
 // callback, exchange sync) are written in the same transaction.
-import type { Db, Tx } from "../db";
+import { db as processDb, type Db, type Tx } from "../db";
 import type { Actor } from "../actor";
 import { OrderError } from "../errors";
 import { publish } from "../events/bus";
@@ -34,6 +34,8 @@ export interface MovedOrder {
   driverId: number | null;
   regionId: number | null;
   version: number;
+  /** Drivers whose state (free/busy) this move changed. */
+  changedDrivers?: number[];
 }
 
 interface LockedOrder {
@@ -112,20 +114,35 @@ export async function moveOrderInTx(tx: Tx, input: MoveOrderInput): Promise<Move
     regionId: updated.regionId,
     version: updated.version,
   };
-  await syncDriverState(tx, order.driver_id, updated.driverId);
+  moved.changedDrivers = await syncDriverState(tx, order.driver_id, updated.driverId);
   await applyMoveEffects(tx, moved);
   return moved;
 }
 
 /** A driver is BUSY while an order in a holding state has them; FREE again after. */
-async function syncDriverState(tx: Tx, before: number | null, after: number | null): Promise<void> {
+async function syncDriverState(tx: Tx, before: number | null, after: number | null): Promise<number[]> {
+  const changed: number[] = [];
   for (const driverId of new Set([before, after])) {
     if (driverId === null) continue;
     const holding = await tx.order.count({ where: { driverId, state: { in: DRIVER_HOLDING_STATES } } });
-    await tx.driver.updateMany({
+    const { count } = await tx.driver.updateMany({
       where: { id: driverId, state: holding > 0 ? { not: "BUSY" } : "BUSY" },
       data: { state: holding > 0 ? "BUSY" : "FREE" },
     });
+    if (count > 0) changed.push(driverId);
+  }
+  return changed;
+}
+
+/** Tells the consoles' maps of drivers whose state a move changed. */
+async function publishDriverStates(db: Db, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  const drivers = await db.driver.findMany({
+    where: { id: { in: ids } },
+    select: { id: true, callSign: true, state: true, lat: true, lon: true, speed: true, bearing: true, regionId: true },
+  });
+  for (const d of drivers) {
+    publish({ type: "driver.changed", driverId: d.id, callSign: d.callSign, state: d.state, lat: d.lat, lon: d.lon, speed: d.speed, bearing: d.bearing, regionId: d.regionId });
   }
 }
 
@@ -142,6 +159,8 @@ export function publishMoves(moves: MovedOrder[]): void {
     });
   }
   if (moves.length) wakeOutbox();
+  const drivers = [...new Set(moves.flatMap((m) => m.changedDrivers ?? []))];
+  if (drivers.length) void publishDriverStates(processDb(), drivers).catch(() => undefined);
 }
 
 /** Moves an order in its own transaction and tells the consoles. */

@@ -13,6 +13,8 @@ export async function setUpDemoExchange(db: Db, publicUrl: string): Promise<void
   if (!cfg.DEMO_EXCHANGE || cfg.EXCHANGE_URL) return;
   const clientKey = cfg.EXCHANGE_CLIENT_KEY ?? `demo-${createHmac("sha256", appSecret()).update("demo exchange client key").digest("base64url")}`;
   cfg.EXCHANGE_URL = `${publicUrl}/exchange`;
+  // Let money flow both ways in the demo: orders nobody took are sold.
+  if (process.env.EXCHANGE_SELL_AFTER_MINUTES === undefined) cfg.EXCHANGE_SELL_AFTER_MINUTES = 5;
   cfg.EXCHANGE_CLIENT_KEY = clientKey;
   process.env.EXCHANGE_URL = cfg.EXCHANGE_URL;
   process.env.EXCHANGE_CLIENT_KEY = clientKey;
