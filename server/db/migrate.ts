@@ -33,19 +33,20 @@ export function readMigrations(dir = path.resolve("prisma", "migrations")): Migr
 
 /** Runs the migrations not yet applied; returns their names. */
 export async function migrate({ query, exec }: SqlSession): Promise<string[]> {
-  await exec(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
-    "id" VARCHAR(36) PRIMARY KEY NOT NULL,
-    "checksum" VARCHAR(64) NOT NULL,
-    "finished_at" TIMESTAMPTZ,
-    "migration_name" VARCHAR(255) NOT NULL,
-    "logs" TEXT,
-    "rolled_back_at" TIMESTAMPTZ,
-    "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
-    "applied_steps_count" INTEGER NOT NULL DEFAULT 0
-  )`);
-  // Two instances starting at once on one PostgreSQL: one migrates, the other waits.
+  // Two instances starting at once on one PostgreSQL: one migrates, the other
+  // waits. The lock comes first: even CREATE TABLE IF NOT EXISTS races.
   await exec("SELECT pg_advisory_lock(724001)");
   try {
+    await exec(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+      "id" VARCHAR(36) PRIMARY KEY NOT NULL,
+      "checksum" VARCHAR(64) NOT NULL,
+      "finished_at" TIMESTAMPTZ,
+      "migration_name" VARCHAR(255) NOT NULL,
+      "logs" TEXT,
+      "rolled_back_at" TIMESTAMPTZ,
+      "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
+      "applied_steps_count" INTEGER NOT NULL DEFAULT 0
+    )`);
     const applied = new Set(
       (await query<{ migration_name: string }>(
         `SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
