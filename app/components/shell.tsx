@@ -29,6 +29,7 @@ export const NAV: NavItem[] = [
   { href: "/drivers", label: (t) => t.nav.drivers, icon: "drivers", roles: ["DISPATCHER"] },
   { href: "/balances", label: (t) => t.nav.balances, icon: "balances", roles: ["ACCOUNTANT"] },
   { href: "/exchange-desk", label: (t) => t.nav.exchange, icon: "exchange", roles: ["EXCHANGE_OPERATOR"] },
+  { href: "/certificates", label: (t) => t.nav.certificates, icon: "key", roles: ["EXCHANGE_OPERATOR"] },
   { href: "/reference", label: (t) => t.nav.reference, icon: "reference", roles: ["ADMIN"] },
   { href: "/settings/users", label: (t) => t.nav.settings, icon: "settings", roles: ["ADMIN"], match: "/settings" },
 ];

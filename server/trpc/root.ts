@@ -10,6 +10,7 @@ import { mapRouter } from "./routers/map";
 import { balancesRouter } from "./routers/balances";
 import { referenceAdminRouter } from "./routers/referenceAdmin";
 import { exchangeDeskRouter } from "./routers/exchangeDesk";
+import { certificatesRouter } from "./routers/certificates";
 
 export const appRouter = createTRPCRouter({
   session: sessionRouter,
@@ -22,6 +23,7 @@ export const appRouter = createTRPCRouter({
   balances: balancesRouter,
   referenceAdmin: referenceAdminRouter,
   exchangeDesk: exchangeDeskRouter,
+  certificates: certificatesRouter,
 });
 
 export type AppRouter = typeof appRouter;
