@@ -18,6 +18,7 @@ import { DRIVER_HOLDING_STATES } from "../orders/states";
 import { forgetDriverKeys, issueDriverAppKey } from "../driver-app/keys";
 import { forgetBasemaps } from "./map";
 import { polygonProblem } from "./reference-admin-geometry";
+import { rateSelect } from "../pricing/rates";
 
 /** The names of the fields whose values differ (for the audit row). */
 function changedFields<T extends Record<string, unknown>>(before: T, after: Partial<T>): string[] {
@@ -211,26 +212,8 @@ export async function saveRegion(db: Db, input: RegionInput) {
 
 // ---------------------------------------------------------------- rates
 
-export const rateAdminSelect = {
-  id: true,
-  cityId: true,
-  serviceId: true,
-  queueId: true,
-  name: true,
-  isBasic: true,
-  pickUp: true,
-  minFare: true,
-  kmCost: true,
-  kmStart: true,
-  minuteCost: true,
-  standCost: true,
-  freeStandTime: true,
-  waitCost: true,
-  freeWaitTime: true,
-  roundTo: true,
-  startHour: true,
-  endHour: true,
-} satisfies Prisma.RateSelect;
+/** The console edits every field the pricing engine reads. */
+export const rateAdminSelect = rateSelect satisfies Prisma.RateSelect;
 
 export async function listRatesAdmin(db: Db, input: { serviceId?: number }) {
   return db.rate.findMany({
