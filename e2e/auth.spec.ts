@@ -48,9 +48,9 @@ test.describe("sign-in", () => {
 
 const HOME: Record<Role, { path: RegExp; nav: string[]; hidden: string[] }> = {
   ADMIN: { path: /\/settings\/users$/, nav: ["Справочники", "Настройки"], hidden: ["Заказы", "Балансы", "Биржа"] },
-  DISPATCHER: { path: /\/orders$/, nav: ["Заказы", "Карта", "Водители"], hidden: ["Балансы", "Биржа", "Настройки"] },
+  DISPATCHER: { path: /\/orders$/, nav: ["Заказы", "Карта", "Водители", "Биржа"], hidden: ["Балансы", "Сертификаты", "Настройки"] },
   ACCOUNTANT: { path: /\/balances$/, nav: ["Балансы"], hidden: ["Заказы", "Настройки", "Биржа"] },
-  EXCHANGE_OPERATOR: { path: /\/exchange-desk$/, nav: ["Биржа"], hidden: ["Заказы", "Балансы", "Настройки"] },
+  EXCHANGE_OPERATOR: { path: /\/exchange-desk$/, nav: ["Биржа", "Сертификаты"], hidden: ["Заказы", "Балансы", "Настройки"] },
 };
 
 for (const role of Object.keys(HOME) as Role[]) {
