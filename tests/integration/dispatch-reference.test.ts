@@ -134,3 +134,13 @@ describe("bonuses and balances", () => {
     expect((await apiGet("customer/balance", { customer_id: 999999 })).error?.code).toBe("NOT_FOUND");
   });
 });
+
+describe("streets: city_id is any string", () => {
+  it("takes a city's name, and refuses an id out of range clearly", async () => {
+    const byName = await apiGet<{ streets: string[] }>("streets", { pattern: "лен", city_id: "Москва" });
+    expect(byName.response.streets).toContain("ул. Ленина");
+    const huge = await apiGet("streets", { pattern: "\\", city_id: "16960492742844813467587546846102327415428430377404321457801379704071862372209" });
+    expect(huge.error?.code).toBe("BAD_PARAMETER");
+    expect(huge.error?.message).toContain("city_id");
+  });
+});

@@ -138,8 +138,12 @@ export const streetsOperation = defineOperation({
     let cityId: number | undefined;
     if (input.city_id !== undefined) {
       // Described as "any string": an id, or a city's name.
-      if (/^\d+$/.test(input.city_id)) cityId = Number(input.city_id);
-      else {
+      if (/^\d+$/.test(input.city_id)) {
+        cityId = Number(input.city_id);
+        if (!Number.isSafeInteger(cityId) || cityId > 2_147_483_647) {
+          throw new ValidationError("BAD_PARAMETER", { parameter: "city_id", expected: "a city id or name" });
+        }
+      } else {
         const city = await ctx.db.city.findFirst({
           where: { OR: [{ name: { equals: input.city_id, mode: "insensitive" } }, { nameEn: { equals: input.city_id, mode: "insensitive" } }] },
           select: { id: true },
