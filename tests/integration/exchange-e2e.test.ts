@@ -131,8 +131,13 @@ describe("three servers: the exchange, seller A, taker B", () => {
     });
     expect(found.map((d) => d.callSign)).toEqual(["B101", "B102", "B103"]);
     expect(found[0]).toMatchObject({ brand: "Kia", carClass: 1 });
-    const a = await post(`${X.url}/exchange/drivers`, { callSign: { in: ["A101", "A102"] } }, { token: tokenC });
-    expect((a.body.data as { drivers: unknown[] }).drivers).toHaveLength(2);
+    // The exchange checks each server in its own time: wait for A's as for B's.
+    const a = await until("A's drivers at the exchange", async () => {
+      const r = await post(`${X.url}/exchange/drivers`, { callSign: { in: ["A101", "A102"] } }, { token: tokenC });
+      const list = (r.body.data as { drivers: unknown[] } | undefined)?.drivers ?? [];
+      return list.length === 2 ? list : undefined;
+    });
+    expect(a).toHaveLength(2);
   });
 
   it("A sells; B receives and takes; A is told and sees B's driver; statuses flow; B completes", async () => {
