@@ -1,7 +1,7 @@
 // Geocoding of an address as clients send it: a street or public place from
 // our street data with a house, or coordinates, or both. Public places need
 // no house.
-import type { DbOrTx } from "../db";
+import { rawQuery, type DbOrTx } from "../db";
 import { GeoError } from "../errors";
 import { normalizeHouse } from "./normalize";
 import { regionAt } from "./regions";
@@ -33,6 +33,16 @@ export interface ResolvedAddress {
   entrance: string;
   floor: string;
   apartment: string;
+}
+
+// A house by its normalised number: one indexed lookup on every estimate and
+// order, so through the raw driver.
+const HOUSE_SQL = `SELECT number, lat, lon, region_id AS "regionId" FROM house WHERE street_id = $1 AND number_key = $2`;
+interface HouseRow {
+  number: string;
+  lat: number;
+  lon: number;
+  regionId: number | null;
 }
 
 export interface ResolveOptions {
@@ -82,10 +92,7 @@ export async function resolveAddress(db: DbOrTx, input: AddressInput, options: R
     }
     throw new GeoError("MISSING_PARAMETER", { parameter: options.houseParam });
   }
-  const house = await db.house.findUnique({
-    where: { streetId_numberKey: { streetId: street.id, numberKey: normalizeHouse(houseText) } },
-    select: { number: true, lat: true, lon: true, regionId: true },
-  });
+  const [house] = await rawQuery(db)<HouseRow>(HOUSE_SQL, [street.id, normalizeHouse(houseText)]);
   if (!house) {
     if (hasPoint) {
       return { ...extra, street: street.fullName, house: houseText, lat: input.lat!, lon: input.lon!, ...(await withRegion(input.lat!, input.lon!, street.cityId)), publicPlace: false, known: false };

@@ -41,3 +41,42 @@ export function isValidCallbackTemplate(template: string): boolean {
     return false;
   }
 }
+
+/** What the placeholders are filled from: the order, its driver and car, the client's bonuses. */
+export interface CallbackSource {
+  id: number;
+  uuid: string;
+  street: string;
+  house: string;
+  phone: string;
+  clientName: string;
+  amount: number | null;
+  arrivalAt: Date | null;
+  clientBonus: number | null;
+  driver: { firstName: string; phone: string; car: { brand: string; model: string; color: string; regNumber: string } | null } | null;
+}
+
+export function callbackFields(order: CallbackSource, statusCode: number): CallbackOrder {
+  const remaining = order.arrivalAt ? Math.max(0, Math.round((order.arrivalAt.getTime() - Date.now()) / 60_000)) : null;
+  const car = order.driver?.car;
+  return {
+    id: String(order.id),
+    uuid: order.uuid,
+    status_code: String(statusCode),
+    street: order.street,
+    house: order.house,
+    phonenum: order.phone,
+    name: order.clientName,
+    remaining: remaining === null ? "" : String(remaining),
+    car_phone: order.driver?.phone ?? "",
+    car_firstname: order.driver?.firstName ?? "",
+    brand: car?.brand ?? "",
+    model: car?.model ?? "",
+    color: car?.color ?? "",
+    car_color: car?.color ?? "",
+    autonum: car?.regNumber ?? "",
+    amount: order.amount === null ? "" : (order.amount / 100).toFixed(2),
+    bonus: String(order.clientBonus ?? 0),
+    discount: "0",
+  };
+}

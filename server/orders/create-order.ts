@@ -8,10 +8,10 @@ import { OrderError, ValidationError, isUniqueViolation } from "../errors";
 import { publish } from "../events/bus";
 import { resolveAddress, type AddressInput, type ResolvedAddress } from "../geo/address";
 import { wakeOutbox } from "../notifications/worker";
-import { estimatePrice, resolveExtras, resolveQueue, resolveService, type ExtraRequest } from "../pricing/estimate";
+import { priceRoute, resolveExtras, resolveQueue, resolveService, type ExtraRequest, type RoutePrice } from "../pricing/estimate";
 import { verifyPriceToken } from "../pricing/token";
 import type { Prisma } from "../generated/prisma/client";
-import { applyMoveEffects } from "./move-effects";
+import { insertOrderRow } from "./insert-order";
 import { normalizePhone } from "./phone";
 import { codeOf, type OrderState } from "./states";
 
@@ -27,6 +27,8 @@ interface CommonOptions {
   driver?: string;
   clientName?: string;
   customerId?: number;
+  /** The integrator's status callback URL template (of its API key). */
+  callbackTemplate?: string | null;
 }
 
 export interface CreateOrderInput extends CommonOptions {
@@ -61,19 +63,25 @@ export interface CreatedOrder {
 }
 
 async function findDriver(db: Db | Tx, ref: string) {
-  const select = { id: true, active: true, cityId: true } as const;
+  const select = {
+    id: true,
+    active: true,
+    cityId: true,
+    firstName: true,
+    phone: true,
+    car: { select: { brand: true, model: true, color: true, regNumber: true } },
+  } as const;
   const byCallSign = await db.driver.findUnique({ where: { callSign: ref }, select });
   if (byCallSign) return byCallSign;
   if (/^\d{1,9}$/.test(ref)) return db.driver.findUnique({ where: { id: Number(ref) }, select });
   return null;
 }
 
-async function checkPhone(db: Db, raw: string | undefined, param = "phone"): Promise<string> {
+/** The phone in our form; whether it is blacklisted is decided by the insert itself. */
+function checkPhone(raw: string | undefined, param = "phone"): string {
   if (!raw) throw new ValidationError("MISSING_PARAMETER", { parameter: param });
   const phone = normalizePhone(raw);
   if (!phone) throw new ValidationError("BAD_PARAMETER", { parameter: param, expected: "phone number" });
-  const listed = await db.blacklistedPhone.findUnique({ where: { phone }, select: { phone: true } });
-  if (listed) throw new OrderError("BLACKLISTED", { phone });
   return phone;
 }
 
@@ -118,94 +126,75 @@ interface OrderDraft {
 }
 
 async function insertOrder(db: Db, draft: OrderDraft, options: CommonOptions, actor: Actor): Promise<CreatedOrder> {
-  let driverId: number | null = null;
+  let driver: Awaited<ReturnType<typeof findDriver>> = null;
   if (options.driver !== undefined) {
-    const driver = await findDriver(db, options.driver);
+    driver = await findDriver(db, options.driver);
     if (!driver || !driver.active) throw new ValidationError("NOT_FOUND", { what: "Driver", id: options.driver });
-    driverId = driver.id;
   }
   if (options.customerId !== undefined) {
     const customer = await db.customer.findUnique({ where: { id: options.customerId }, select: { id: true } });
     if (!customer) throw new ValidationError("NOT_FOUND", { what: "Customer", id: options.customerId });
   }
-  const state = initialState(options, draft.preOrderTime !== null, driverId);
+  const state = initialState(options, draft.preOrderTime !== null, driver?.id ?? null);
+  const statusCode = codeOf(state);
+  let result: Awaited<ReturnType<typeof insertOrderRow>>;
   try {
-    const created = await db.$transaction(async (tx) => {
-      const [client] = await tx.$queryRawUnsafe<Array<{ id: number }>>(
-        `INSERT INTO client (phone, name) VALUES ($1, $2)
-         ON CONFLICT (phone) DO UPDATE SET name = CASE WHEN client.name = '' THEN EXCLUDED.name ELSE client.name END
-         RETURNING id`,
-        draft.phone,
-        options.clientName ?? "",
-      );
-      const order = await tx.order.create({
-        data: {
-          uuid: crypto.randomUUID(),
-          cityId: draft.cityId,
-          serviceId: draft.serviceId,
-          queueId: draft.queueId,
-          rateId: draft.rateId,
-          regionId: draft.regionId,
-          apiKeyId: options.apiKeyId ?? null,
-          clientId: client?.id ?? null,
-          customerId: options.customerId ?? null,
-          driverId,
-          source: options.source,
-          state,
-          statusCode: codeOf(state),
-          phone: draft.phone,
-          clientName: options.clientName ?? "",
-          street: draft.pickup.street,
-          house: draft.pickup.house,
-          apartment: draft.pickup.apartment,
-          entrance: draft.pickup.entrance,
-          lat: draft.pickup.lat,
-          lon: draft.pickup.lon,
-          dst: draft.destinationLine,
-          dstStreet: draft.destination?.street ?? "",
-          dstHouse: draft.destination?.house ?? "",
-          dstLat: draft.destination?.lat ?? null,
-          dstLon: draft.destination?.lon ?? null,
-          wayPoints: draft.points.map(pointJson),
-          comment: options.comment ?? "",
-          amount: draft.amount,
-          distance: draft.distance,
-          routeTime: draft.routeTime,
-          priceBreakdown: draft.breakdown ?? undefined,
-          priceToken: draft.priceToken,
-          needNotify: options.needNotify ?? true,
-          preOrderTime: draft.preOrderTime,
-          extras: { create: draft.extras.map((e) => ({ extraId: e.id, count: e.count, price: e.price })) },
-          history: { create: { fromState: null, toState: state, toCode: codeOf(state), actorType: actor.type, actorId: actor.id, reason: "created" } },
-        },
-        select: { id: true, uuid: true, regionId: true, driverId: true, amount: true },
-      });
-      await applyMoveEffects(tx, {
-        id: order.id,
-        uuid: order.uuid,
-        from: state,
-        to: state,
-        statusCode: codeOf(state),
-        driverId: order.driverId,
-        regionId: order.regionId,
-        version: 0,
-      });
-      if (driverId !== null && state === "SENT_TO_DRIVER") {
-        await tx.driver.update({ where: { id: driverId }, data: { state: "BUSY" }, select: { id: true } });
-      }
-      return order;
-    });
-    publish({ type: "order.created", orderId: created.id, uuid: created.uuid, state, statusCode: codeOf(state), regionId: created.regionId });
-    wakeOutbox();
-    return { id: created.id, uuid: created.uuid, state, statusCode: codeOf(state), amount: created.amount };
+    result = await insertOrderRow(
+      db,
+      {
+        cityId: draft.cityId,
+        serviceId: draft.serviceId,
+        queueId: draft.queueId,
+        rateId: draft.rateId,
+        regionId: draft.regionId,
+        apiKeyId: options.apiKeyId ?? null,
+        customerId: options.customerId ?? null,
+        driverId: driver?.id ?? null,
+        source: options.source,
+        state,
+        statusCode,
+        phone: draft.phone,
+        clientName: options.clientName ?? "",
+        street: draft.pickup.street,
+        house: draft.pickup.house,
+        apartment: draft.pickup.apartment,
+        entrance: draft.pickup.entrance,
+        lat: draft.pickup.lat,
+        lon: draft.pickup.lon,
+        dst: draft.destinationLine,
+        dstStreet: draft.destination?.street ?? "",
+        dstHouse: draft.destination?.house ?? "",
+        dstLat: draft.destination?.lat ?? null,
+        dstLon: draft.destination?.lon ?? null,
+        wayPoints: draft.points.map(pointJson),
+        comment: options.comment ?? "",
+        amount: draft.amount,
+        distance: draft.distance,
+        routeTime: draft.routeTime,
+        priceBreakdown: draft.breakdown,
+        priceToken: draft.priceToken,
+        needNotify: options.needNotify ?? true,
+        preOrderTime: draft.preOrderTime,
+      },
+      {
+        extras: draft.extras,
+        driver: driver ? { firstName: driver.firstName, phone: driver.phone, car: driver.car } : null,
+        callbackTemplate: options.callbackTemplate ?? null,
+        actor,
+      },
+    );
   } catch (error) {
     if (draft.priceToken && isUniqueViolation(error)) throw new OrderError("TOKEN_USED");
     throw error;
   }
+  if (!result.inserted) throw new OrderError("BLACKLISTED", { phone: draft.phone });
+  publish({ type: "order.created", orderId: result.id, uuid: result.uuid, state, statusCode, regionId: draft.regionId });
+  if (options.callbackTemplate) wakeOutbox();
+  return { id: result.id, uuid: result.uuid, state, statusCode, amount: draft.amount };
 }
 
 export async function createOrder(db: Db, input: CreateOrderInput, actor: Actor): Promise<CreatedOrder> {
-  const phone = await checkPhone(db, input.phone);
+  const phone = checkPhone(input.phone);
   if (input.pickup.regionId !== undefined) {
     const region = await db.region.findUnique({ where: { id: input.pickup.regionId }, select: { id: true } });
     if (!region) throw new ValidationError("BAD_PARAMETER", { parameter: "region_id", expected: "the id of an existing region" });
@@ -247,15 +236,10 @@ export async function createOrder(db: Db, input: CreateOrderInput, actor: Actor)
   const points = [pickup, ...wayPoints, ...(destination ? [destination] : [])];
 
   // Price it when the client did not: the order then carries an amount.
-  let priced: Awaited<ReturnType<typeof estimatePrice>> | undefined;
+  // (the points are geocoded already: priced as they are, without a token)
+  let priced: RoutePrice | undefined;
   if (input.amount === undefined) {
-    priced = await estimatePrice(db, {
-      points: points.map((p) => ({ street: p.street, house: p.house, lat: p.lat, lon: p.lon })),
-      serviceId: service.id,
-      queueId: queueId ?? undefined,
-      extras: input.extras,
-      preOrderTime: input.preOrderTime,
-    }).catch(() => undefined);
+    priced = await priceRoute(db, { points, service }, { queueId: queueId ?? undefined, extras: input.extras, preOrderTime: input.preOrderTime }).catch(() => undefined);
   }
   return insertOrder(
     db,
@@ -263,14 +247,14 @@ export async function createOrder(db: Db, input: CreateOrderInput, actor: Actor)
       cityId: service.cityId,
       serviceId: service.id,
       queueId,
-      rateId: priced?.rateId ?? null,
+      rateId: priced?.rate.id ?? null,
       regionId: pickup.regionId,
       phone,
       pickup,
       destination,
       destinationLine: input.destinationLine ?? (destination ? [destination.street, destination.house].filter(Boolean).join(", ") : ""),
       points,
-      amount: input.amount ?? priced?.amount ?? null,
+      amount: input.amount ?? priced?.breakdown.total ?? null,
       distance: priced?.distanceMetres ?? null,
       routeTime: priced?.routeSeconds ?? null,
       breakdown: priced ? { ...priced.breakdown } : null,
@@ -294,7 +278,7 @@ export async function createOrderFromToken(db: Db, input: CreateFromTokenInput, 
       throw new ValidationError("BAD_PARAMETER", { parameter: "extras", expected: "the extras of the estimate" });
     }
   }
-  const phone = await checkPhone(db, input.phone ?? claims.phone ?? undefined);
+  const phone = checkPhone(input.phone ?? claims.phone ?? undefined);
   const toResolved = (p: (typeof claims.points)[number]): ResolvedAddress => ({
     name: p.name ?? "",
     street: p.street,

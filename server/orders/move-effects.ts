@@ -3,7 +3,7 @@
 // status callback, and the exchange's view of the order.
 import type { Tx } from "../db";
 import { enqueue } from "../notifications/outbox";
-import { renderCallbackUrl, type CallbackOrder } from "../notifications/callback-template";
+import { callbackFields, renderCallbackUrl, type CallbackOrder } from "../notifications/callback-template";
 import type { MovedOrder } from "./move-order";
 import type { OrderState } from "./states";
 import { settleOrderBonuses } from "../bonuses/settle";
@@ -15,6 +15,12 @@ const SMS_ON: Partial<Record<OrderState, (o: CallbackOrder) => string>> = {
     `К вам едет ${o.car_color} ${o.brand} ${o.model}, ${o.autonum}${o.remaining ? `, через ${o.remaining} мин` : ""}. Водитель ${o.car_firstname}, ${o.car_phone}`,
   AWAITING_CLIENT: (o) => `Вас ожидает ${o.car_color} ${o.brand} ${o.model}, ${o.autonum}`,
 };
+
+/** The integrator's status callback for a move, or null when its key has no template. */
+export function statusCallback(template: string | null | undefined, fields: CallbackOrder, orderId: number) {
+  if (!template) return null;
+  return { channel: "callback" as const, topic: "status", orderingKey: `order:${orderId}`, target: renderCallbackUrl(template, fields), payload: { statusCode: Number(fields.status_code) } };
+}
 
 export async function applyMoveEffects(tx: Tx, moved: MovedOrder): Promise<void> {
   const order = await tx.order.findUniqueOrThrow({
@@ -34,36 +40,15 @@ export async function applyMoveEffects(tx: Tx, moved: MovedOrder): Promise<void>
       driver: { select: { firstName: true, phone: true, car: { select: { brand: true, model: true, color: true, regNumber: true } } } },
     },
   });
-  const remaining = order.arrivalAt ? Math.max(0, Math.round((order.arrivalAt.getTime() - Date.now()) / 60_000)) : null;
-  const fields: CallbackOrder = {
-    id: String(order.id),
-    uuid: order.uuid,
-    status_code: String(moved.statusCode),
-    street: order.street,
-    house: order.house,
-    phonenum: order.phone,
-    name: order.clientName,
-    remaining: remaining === null ? "" : String(remaining),
-    car_phone: order.driver?.phone ?? "",
-    car_firstname: order.driver?.firstName ?? "",
-    brand: order.driver?.car?.brand ?? "",
-    model: order.driver?.car?.model ?? "",
-    color: order.driver?.car?.color ?? "",
-    car_color: order.driver?.car?.color ?? "",
-    autonum: order.driver?.car?.regNumber ?? "",
-    amount: order.amount === null ? "" : (order.amount / 100).toFixed(2),
-    bonus: String(order.client?.bonus ?? 0),
-    discount: "0",
-  };
+  const fields = callbackFields({ ...order, clientBonus: order.client?.bonus ?? null }, moved.statusCode);
   const key = `order:${order.id}`;
   const sms = SMS_ON[moved.to];
   if (sms && order.needNotify && order.driver) {
     await enqueue(tx, { channel: "sms", topic: moved.to, orderingKey: key, target: order.phone, payload: { text: sms(fields) } });
   }
   const template = order.apiKey && !order.apiKey.revokedAt ? order.apiKey.callbackTemplate : null;
-  if (template) {
-    await enqueue(tx, { channel: "callback", topic: "status", orderingKey: key, target: renderCallbackUrl(template, fields), payload: { statusCode: moved.statusCode } });
-  }
+  const callback = statusCallback(template, fields, order.id);
+  if (callback) await enqueue(tx, callback);
   if (moved.to === "DONE_SUCCESSFUL") await settleOrderBonuses(tx, moved.id);
   await exchangeMoveEffects(tx, moved);
 }

@@ -3,14 +3,14 @@
 // road factor at the average speed), extras, demand and bonuses, and a
 // signed token that guarantees the price to the order made from it.
 import { config } from "../config";
-import type { DbOrTx } from "../db";
+import { rawQuery, type DbOrTx } from "../db";
 import { ValidationError } from "../errors";
 import { resolveAddress, type AddressInput, type ResolvedAddress } from "../geo/address";
 import { pathMetres } from "../geo/distance";
 import { normalizePhone } from "../orders/phone";
 import { computeFare, type FareBreakdown } from "./fare";
 import { demandMarkupPercent } from "./demand";
-import { chooseRate } from "./rates";
+import { chooseRate, type RateRow } from "./rates";
 import { issuePriceToken } from "./token";
 import { reference } from "../reference/cache";
 
@@ -92,6 +92,61 @@ export async function resolveExtras(db: DbOrTx, serviceId: number, queueId: numb
   });
 }
 
+/** A route whose points are already geocoded, for a service. */
+export interface ResolvedRoute {
+  points: ResolvedAddress[];
+  service: { id: number; cityId: number };
+}
+
+export interface PriceOptions {
+  queueId?: number;
+  rateId?: number;
+  extras?: ExtraRequest[];
+  preOrderTime?: Date;
+  distanceMetres?: number;
+  routeSeconds?: number;
+  /** the client's bonuses, when they pay with them */
+  bonusAvailable?: number;
+  useBonuses?: boolean;
+}
+
+export interface RoutePrice {
+  queueId: number | null;
+  rate: RateRow;
+  extras: Array<{ id: number; price: number; count: number }>;
+  distanceMetres: number;
+  routeSeconds: number;
+  markupPercent: number;
+  breakdown: FareBreakdown;
+}
+
+/** The fare of a geocoded route: rate, distance, time, extras, demand, bonuses. Reads cached reference data and the demand count only. */
+export async function priceRoute(db: DbOrTx, route: ResolvedRoute, options: PriceOptions): Promise<RoutePrice> {
+  const cfg = config();
+  const { points, service } = route;
+  const queueId = await resolveQueue(db, service.id, options.queueId);
+  const city = (await reference(db)).cities.get(service.cityId);
+  const at = options.preOrderTime ?? new Date();
+  const rate = await chooseRate(db, { serviceId: service.id, queueId, rateId: options.rateId, at, timeZone: city?.timezone ?? "Europe/Moscow" });
+  const extras = await resolveExtras(db, service.id, queueId, options.extras ?? []);
+
+  const straight = pathMetres(points);
+  const distanceMetres = options.distanceMetres ?? Math.round(straight * cfg.ROAD_FACTOR);
+  const routeSeconds = options.routeSeconds ?? Math.round((distanceMetres / 1000 / cfg.AVERAGE_SPEED_KMH) * 3600);
+  const markupPercent = await demandMarkupPercent(db, points[0]?.regionId ?? null, { stepPercent: cfg.DEMAND_STEP_PERCENT, maxPercent: cfg.DEMAND_MAX_PERCENT });
+  const breakdown = computeFare({
+    rate,
+    distanceMetres,
+    routeSeconds,
+    extras,
+    markupPercent,
+    bonusAvailable: options.bonusAvailable ?? 0,
+    bonusMaxPercent: cfg.BONUS_MAX_PERCENT,
+    useBonuses: options.useBonuses ?? false,
+  });
+  return { queueId, rate, extras, distanceMetres, routeSeconds, markupPercent, breakdown };
+}
+
 export async function estimatePrice(db: DbOrTx, input: EstimateInput): Promise<Estimate> {
   const cfg = config();
   const pointsParam = input.pointsParam ?? "way_points";
@@ -105,33 +160,16 @@ export async function estimatePrice(db: DbOrTx, input: EstimateInput): Promise<E
   for (const point of input.points.slice(1)) {
     points.push(await resolveAddress(db, point, { cityId: service.cityId, streetParam: pointsParam, houseParam: pointsParam }));
   }
-  const queueId = await resolveQueue(db, service.id, input.queueId);
-  const city = (await reference(db)).cities.get(service.cityId);
-  const at = input.preOrderTime ?? new Date();
-  const rate = await chooseRate(db, { serviceId: service.id, queueId, rateId: input.rateId, at, timeZone: city?.timezone ?? "Europe/Moscow" });
-  const extras = await resolveExtras(db, service.id, queueId, input.extras ?? []);
-
-  const straight = pathMetres(points);
-  const distanceMetres = input.distanceMetres ?? Math.round(straight * cfg.ROAD_FACTOR);
-  const routeSeconds = input.routeSeconds ?? Math.round((distanceMetres / 1000 / cfg.AVERAGE_SPEED_KMH) * 3600);
   const phone = input.phone ? normalizePhone(input.phone) : undefined;
   if (input.phone && !phone) throw new ValidationError("BAD_PARAMETER", { parameter: "phone", expected: "phone number" });
 
   let bonusAvailable = 0;
   if (input.useBonuses && phone) {
-    bonusAvailable = (await db.client.findUnique({ where: { phone }, select: { bonus: true } }))?.bonus ?? 0;
+    const [client] = await rawQuery(db)<{ bonus: number }>(`SELECT bonus FROM client WHERE phone = $1`, [phone]);
+    bonusAvailable = client?.bonus ?? 0;
   }
-  const markupPercent = await demandMarkupPercent(db, pickup.regionId, { stepPercent: cfg.DEMAND_STEP_PERCENT, maxPercent: cfg.DEMAND_MAX_PERCENT });
-  const breakdown = computeFare({
-    rate,
-    distanceMetres,
-    routeSeconds,
-    extras,
-    markupPercent,
-    bonusAvailable,
-    bonusMaxPercent: cfg.BONUS_MAX_PERCENT,
-    useBonuses: input.useBonuses ?? false,
-  });
+  const priced = await priceRoute(db, { points, service }, { ...input, bonusAvailable });
+  const { breakdown, queueId, rate, extras, distanceMetres, routeSeconds, markupPercent } = priced;
 
   const token = issuePriceToken(
     {

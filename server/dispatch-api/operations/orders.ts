@@ -103,6 +103,7 @@ export const createOrderOperation = defineOperation({
     const common = {
       source: "API" as const,
       apiKeyId: ctx.apiKey?.id,
+      callbackTemplate: ctx.apiKey?.callbackTemplate ?? null,
       comment: input.comment,
       moderationRequired: input.moderation_required,
       needNotify: input.need_notify,
