@@ -7,6 +7,7 @@
 //   npm run bench -- --short             the short mode (CI): a few seconds per measurement
 //   npm run bench -- --db=postgres       one database
 //   npm run bench -- --profile           also a CPU profile of the server (bench-results/profiles)
+//   npm run bench -- --only=streets,pre_cost   only the targets whose names contain one of these
 //
 // The servers are started with NEXT_DIST_DIR (default .next-bench, built
 // beforehand with `NEXT_DIST_DIR=.next-bench npx next build`).
@@ -30,6 +31,9 @@ const args = process.argv.slice(2);
 const short = args.includes("--short");
 const profile = args.includes("--profile");
 const dbArg = args.find((a) => a.startsWith("--db="))?.slice(5);
+const only = args.find((a) => a.startsWith("--only="))?.slice(7).split(",").filter(Boolean);
+/** Whether a target (or a scenario: "console", "exchange", "POST /api/order") is measured in this run. */
+const wanted = (name: string) => !only || only.some((part) => name.includes(part));
 const databases: TestDb[] = dbArg ? (dbArg.split(",") as TestDb[]) : ["pglite", "postgres"];
 const distDir = process.env.NEXT_DIST_DIR || ".next-bench";
 const outDir = path.join(root, "bench-results");
@@ -447,86 +451,93 @@ async function benchDatabase(kind: TestDb): Promise<DbResult> {
       },
       { name: "GET /api/drivers?code=", group: "ours", kind: "read", server: "app", rate: RATE.read, job: { method: "GET", path: `/api/drivers?api_key=${key}&code=${encodeURIComponent(prepared.callSign)}`, expect: '"DONE"' } },
     ];
-    for (const t of targets) measurements.push(await measure(t, base));
+    for (const t of targets) if (wanted(t.name)) measurements.push(await measure(t, base));
 
-    log("  console");
-    const c = await consoleScenario(app, uuids.slice(-M.liveChanges));
-    const boardTarget: Target = {
-      name: "console: order board (tRPC, 10,000 active)",
-      group: "ours",
-      kind: "console",
-      server: "app",
-      rate: RATE.board,
-      job: { method: "GET", path: `/api/trpc/orders.board?input=${encodeURIComponent(JSON.stringify({ json: { filter: { group: "active" }, limit: 100 } }))}`, headers: { cookie: c.session.cookie }, expect: '"result"' },
-    };
-    const board = await measure(boardTarget, base);
-    measurements.push(board);
-    consoleResult = { activeOrders: M.activeOrders, boardLoad: c.board, live: c.live };
+    if (wanted("console")) {
+      log("  console");
+      const c = await consoleScenario(app, uuids.slice(-M.liveChanges));
+      const boardTarget: Target = {
+        name: "console: order board (tRPC, 10,000 active)",
+        group: "ours",
+        kind: "console",
+        server: "app",
+        rate: RATE.board,
+        job: { method: "GET", path: `/api/trpc/orders.board?input=${encodeURIComponent(JSON.stringify({ json: { filter: { group: "active" }, limit: 100 } }))}`, headers: { cookie: c.session.cookie }, expect: '"result"' },
+      };
+      const board = await measure(boardTarget, base);
+      measurements.push(board);
+      consoleResult = { activeOrders: M.activeOrders, boardLoad: c.board, live: c.live };
+    }
 
     // Order creation: the address form, and the token form with a fresh token per request.
-    const addressForm = await measure(
+    if (wanted("POST /api/order")) {
+      const addressForm = await measure(
+          {
+            name: "POST /api/order (address form)",
+            group: "ours",
+            kind: "write",
+            server: "app",
+            rate: RATE.write,
+            job: { method: "POST", path: "/api/order", variants: Array.from({ length: 20_000 }, (_, i) => {
+              const a = prepared.addresses[i % prepared.addresses.length]!;
+              return { body: form({ api_key: key, phone: phoneOf(i), street: a.street, house: a.house }) };
+            }), expect: '"DONE"' },
+          },
+          base,
+        );
+      measurements.push(addressForm);
+      // Enough tokens for the token form: it runs about as fast as the address
+      // form (a used-up token counts as a failure, never as throughput).
+      const satTokens = Math.round(M.saturate * Math.min(1_500, Math.max(200, addressForm.saturation.rps * 2)));
+      const rateTokens = Math.round(M.rate * RATE.write * 1.1);
+      log(`  generating ${satTokens + rateTokens} price tokens`);
+      const t0 = Date.now();
+      const tokens = await pool(Array.from({ length: satTokens + rateTokens }, (_, i) => i), 16, async (i) => {
+        const r = await json<{ status: string; response: { token: string } }>(fetch(`${app.url}/api/order/pre_cost?api_key=${key}&phone=${encodeURIComponent(phoneOf(100_000 + i))}&way_points=${encodeURIComponent(pointsOf(i))}`));
+        if (r.status !== "DONE") throw new Error(`pre_cost: ${JSON.stringify(r)}`);
+        return r.response.token;
+      });
+      log(`    ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      const tokenBody = (t: string) => ({ body: form({ api_key: key, token: t, moderation_required: "no" }) });
+      measurements.push(
+        await measure(
+          {
+            name: "POST /api/order (token form)",
+            group: "ours",
+            kind: "write",
+            server: "app",
+            rate: RATE.write,
+            job: { method: "POST", path: "/api/order", expect: '"DONE"' },
+            split: { saturate: tokens.slice(0, satTokens).map(tokenBody), rate: tokens.slice(satTokens).map(tokenBody) },
+          },
+          base,
+        ),
+      );
+
+    }
+
+    // The exchange: end-to-end latency first (an idle outbox), then load.
+    if (wanted("exchange")) {
+      log("  exchange");
+      const session = await json<{ data: { token: string } }>(fetch(`${app.url}/exchange/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ data: { key: prepared.sellerKey } }) }));
+      const xToken = session.data.token;
+      const latency = await exchangeLatency(app, xToken, taker);
+      const xBodies = (n: number, tag: string) => Array.from({ length: n }, (_, i) => ({ body: JSON.stringify({ data: { id: `${tag}-${i}`, type: "order", attributes: exchangeAttributes() } }) }));
+      const xm = await measure(
         {
-          name: "POST /api/order (address form)",
+          name: "POST /exchange/order",
           group: "ours",
-          kind: "write",
+          kind: "exchange",
           server: "app",
-          rate: RATE.write,
-          job: { method: "POST", path: "/api/order", variants: Array.from({ length: 20_000 }, (_, i) => {
-            const a = prepared.addresses[i % prepared.addresses.length]!;
-            return { body: form({ api_key: key, phone: phoneOf(i), street: a.street, house: a.house }) };
-          }), expect: '"DONE"' },
+          rate: RATE.exchange,
+          job: { method: "POST", path: "/exchange/order", headers: { "content-type": "application/json", authorization: `Bearer ${xToken}` }, expect: '"data"' },
+          split: { saturate: xBodies(M.saturate * 1_500, "sat"), rate: xBodies(Math.round(M.rate * RATE.exchange * 1.2), "rate") },
         },
         base,
       );
-    measurements.push(addressForm);
-    // Enough tokens for the token form: it runs about as fast as the address
-    // form (a used-up token counts as a failure, never as throughput).
-    const satTokens = Math.round(M.saturate * Math.min(1_500, Math.max(200, addressForm.saturation.rps * 2)));
-    const rateTokens = Math.round(M.rate * RATE.write * 1.1);
-    log(`  generating ${satTokens + rateTokens} price tokens`);
-    const t0 = Date.now();
-    const tokens = await pool(Array.from({ length: satTokens + rateTokens }, (_, i) => i), 16, async (i) => {
-      const r = await json<{ status: string; response: { token: string } }>(fetch(`${app.url}/api/order/pre_cost?api_key=${key}&phone=${encodeURIComponent(phoneOf(100_000 + i))}&way_points=${encodeURIComponent(pointsOf(i))}`));
-      if (r.status !== "DONE") throw new Error(`pre_cost: ${JSON.stringify(r)}`);
-      return r.response.token;
-    });
-    log(`    ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    const tokenBody = (t: string) => ({ body: form({ api_key: key, token: t, moderation_required: "no" }) });
-    measurements.push(
-      await measure(
-        {
-          name: "POST /api/order (token form)",
-          group: "ours",
-          kind: "write",
-          server: "app",
-          rate: RATE.write,
-          job: { method: "POST", path: "/api/order", expect: '"DONE"' },
-          split: { saturate: tokens.slice(0, satTokens).map(tokenBody), rate: tokens.slice(satTokens).map(tokenBody) },
-        },
-        base,
-      ),
-    );
-
-    // The exchange: end-to-end latency first (an idle outbox), then load.
-    log("  exchange");
-    const session = await json<{ data: { token: string } }>(fetch(`${app.url}/exchange/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ data: { key: prepared.sellerKey } }) }));
-    const xToken = session.data.token;
-    const latency = await exchangeLatency(app, xToken, taker);
-    const xBodies = (n: number, tag: string) => Array.from({ length: n }, (_, i) => ({ body: JSON.stringify({ data: { id: `${tag}-${i}`, type: "order", attributes: exchangeAttributes() } }) }));
-    const xm = await measure(
-      {
-        name: "POST /exchange/order",
-        group: "ours",
-        kind: "exchange",
-        server: "app",
-        rate: RATE.exchange,
-        job: { method: "POST", path: "/exchange/order", headers: { "content-type": "application/json", authorization: `Bearer ${xToken}` }, expect: '"data"' },
-        split: { saturate: xBodies(M.saturate * 1_500, "sat"), rate: xBodies(Math.round(M.rate * RATE.exchange * 1.2), "rate") },
-      },
-      base,
-    );
-    measurements.push(xm);
-    exchange = { receivedLatency: latency };
+      measurements.push(xm);
+      exchange = { receivedLatency: latency };
+    }
   } finally {
     await limit.stop();
     await app.stop();

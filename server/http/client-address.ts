@@ -52,5 +52,8 @@ export function clientAddressOf(socketAddress: string, forwardedFor: string | st
 }
 
 export function clientAddress(req: IncomingMessage): string {
-  return clientAddressOf(req.socket.remoteAddress ?? "", req.headers["x-forwarded-for"], trustedProxies().list);
+  const proxies = trustedProxies();
+  // No proxies configured (the usual case): the peer, without a BlockList check per request.
+  if (!proxies.text.trim()) return normalizeIp(req.socket.remoteAddress ?? "");
+  return clientAddressOf(req.socket.remoteAddress ?? "", req.headers["x-forwarded-for"], proxies.list);
 }
