@@ -47,7 +47,7 @@ test.describe("sign-in", () => {
 });
 
 const HOME: Record<Role, { path: RegExp; nav: string[]; hidden: string[] }> = {
-  ADMIN: { path: /\/settings\/users$/, nav: ["Справочники", "Настройки"], hidden: ["Заказы", "Балансы", "Биржа"] },
+  ADMIN: { path: /\/settings\/users$/, nav: ["Справочники", "Настройки", "Балансы"], hidden: ["Заказы", "Биржа"] },
   DISPATCHER: { path: /\/orders$/, nav: ["Заказы", "Карта", "Водители", "Биржа"], hidden: ["Балансы", "Сертификаты", "Настройки"] },
   ACCOUNTANT: { path: /\/balances$/, nav: ["Балансы"], hidden: ["Заказы", "Настройки", "Биржа"] },
   EXCHANGE_OPERATOR: { path: /\/exchange-desk$/, nav: ["Биржа", "Сертификаты"], hidden: ["Заказы", "Балансы", "Настройки"] },

@@ -165,6 +165,16 @@ function guarded(handler: Handler): Handler {
   };
 }
 
+// Served over TLS, browsers are told to keep to HTTPS for this host for a
+// year (not for subdomains: other services may live there).
+const HSTS = "max-age=31536000";
+function withHsts(handler: Handler): Handler {
+  return (req, res) => {
+    res.setHeader("strict-transport-security", HSTS);
+    return handler(req, res);
+  };
+}
+
 export async function createAppServers(input: { db: Db; app: Handler; next: Handler; cfg?: Config }): Promise<AppServers> {
   const cfg = input.cfg ?? config();
   const tls = await loadTls(input.db, cfg);
@@ -196,7 +206,7 @@ export async function createAppServers(input: { db: Db; app: Handler; next: Hand
   }
 
   const tlsOptions = { key: tls.key, cert: tls.cert, minVersion: "TLSv1.2" as const };
-  const main = createHttpsServer(tlsOptions, guarded(mainHandler));
+  const main = createHttpsServer(tlsOptions, guarded(withHsts(mainHandler)));
 
   const panelHandler: Handler = async (req, res) => {
     stripPanelHeaders(req);
@@ -227,7 +237,7 @@ export async function createAppServers(input: { db: Db; app: Handler; next: Hand
       ...(anchors.length ? { ca: anchors.map(certificateToPem) } : {}),
       sessionIdContext: "taxi-panel",
     },
-    guarded(panelHandler),
+    guarded(withHsts(panelHandler)),
   );
   if (!anchors.length) log.warn("the control panel has no designated root authority yet: create one with `npm run ca -- create-root` (or set TLS_CLIENT_CA)");
 

@@ -93,6 +93,10 @@ describe("the certificate authority", () => {
     const reply = await get(server.url, "/api/version");
     expect(reply.status).toBe(200);
     expect(server.rootPem.trim()).toBe(fixture.rootPem.trim());
+    // over TLS, browsers are told to stay on HTTPS (the API, Next's pages and the panel alike)
+    expect(reply.headers["strict-transport-security"]).toBe("max-age=31536000");
+    expect((await get(server.url, "/signin")).headers["strict-transport-security"]).toBe("max-age=31536000");
+    expect((await panel("/panel", { cert: fixture.certs.a })).headers["strict-transport-security"]).toBe("max-age=31536000");
   });
 });
 
