@@ -20,14 +20,18 @@ export type DbOrTx = PrismaClient | Tx;
 
 export type RawQuery = <T = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<T[]>;
 
-interface Connection {
+export interface Connection {
   prisma: PrismaClient;
   /** One round trip with the raw driver, for the hot paths. */
   query: RawQuery;
   kind: "pglite" | "postgres";
   pglite?: PGlite;
   pool?: Pool;
+  /** The PostgreSQL connection string (for dedicated connections such as LISTEN). */
+  url?: string;
   close: () => Promise<void>;
+  /** Runs `hook` when the connection closes, before the pool or PGlite does (listeners, timers). */
+  onClose: (hook: () => Promise<void>) => void;
 }
 
 const key = Symbol.for("taxi.db");
@@ -40,6 +44,18 @@ function pgliteAdapter(pglite: PGlite): AdapterFactory {
   return new PrismaPGlite(pglite) as unknown as AdapterFactory;
 }
 
+/** Close hooks first (they may still need the database), then `close`. */
+function closing(close: () => Promise<void>): Pick<Connection, "close" | "onClose"> {
+  const hooks: Array<() => Promise<void>> = [];
+  return {
+    onClose: (hook) => void hooks.push(hook),
+    close: async () => {
+      for (const hook of hooks.splice(0)) await hook().catch(() => undefined);
+      await close();
+    },
+  };
+}
+
 function open(): Connection {
   const cfg = config();
   if (cfg.DATABASE_URL) {
@@ -49,11 +65,12 @@ function open(): Connection {
       prisma,
       kind: "postgres",
       pool,
+      url: cfg.DATABASE_URL,
       query: async <T,>(sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rows as T[],
-      close: async () => {
+      ...closing(async () => {
         await prisma.$disconnect();
         await pool.end().catch(() => undefined);
-      },
+      }),
     };
   }
   const dataDir = path.resolve(cfg.DATA_DIR, "pglite");
@@ -65,10 +82,10 @@ function open(): Connection {
     kind: "pglite",
     pglite,
     query: async <T,>(sql: string, params: unknown[] = []) => (await pglite.query<T>(sql, params)).rows,
-    close: async () => {
+    ...closing(async () => {
       await prisma.$disconnect();
       await pglite.close();
-    },
+    }),
   };
 }
 

@@ -18,6 +18,7 @@ import { createAppServers, tlsConfigured } from "./http/tls";
 import { startBackgroundWork } from "./background";
 import { startSimulation } from "./simulator/in-process";
 import { startPgRelay } from "./events/pg-relay";
+import { streetIndex } from "./geo/street-index";
 import { log } from "./log";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -87,6 +88,9 @@ async function main(): Promise<void> {
   const stopBackground = startBackgroundWork();
   const conn = connection();
   const stopRelay = conn.pool && cfg.DATABASE_URL ? await startPgRelay(cfg.DATABASE_URL, conn.pool) : async () => undefined;
+  // Street search answers from memory (server/geo/street-index.ts): load the
+  // streets and start listening for their changes now, not on the first request.
+  streetIndex(db()).catch((error: unknown) => log.warn("street index: first load failed", error));
 
   const url = cfg.PUBLIC_URL ?? `${servers.scheme}://localhost:${port}`;
   console.log(`\nTaxi dispatch is running at ${url}`);

@@ -13,6 +13,7 @@ import { allRegions, forgetRegions, regionAt } from "../geo/regions";
 import { pointInPolygon, polygonBounds, parsePolygon } from "../geo/polygon";
 import { normalizeForSearch, normalizeHouse, searchWords } from "../geo/normalize";
 import { searchStreets } from "../geo/streets";
+import { forgetStreets } from "../geo/street-index";
 import { normalizePhone } from "../orders/phone";
 import { DRIVER_HOLDING_STATES } from "../orders/states";
 import { forgetDriverKeys, issueDriverAppKey } from "../driver-app/keys";
@@ -415,6 +416,8 @@ export async function addStreet(db: Db, input: StreetInput) {
       return created;
     });
     forgetBasemaps();
+    // The database notifies every instance too; this one need not wait for it.
+    forgetStreets();
     return { id: street.id, fullName, houses: houses.length };
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict("streetExists", { street: fullName });

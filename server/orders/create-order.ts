@@ -2,7 +2,7 @@
 // token (the estimate's addresses, phone and exact amount). The order enters
 // the state machine on moderation (default), among the free orders, as an
 // advance order, or sent straight to a driver.
-import type { Db, Tx } from "../db";
+import { rawQuery, type Db, type Tx } from "../db";
 import type { Actor } from "../actor";
 import { OrderError, ValidationError, isUniqueViolation } from "../errors";
 import { publish } from "../events/bus";
@@ -27,7 +27,7 @@ interface CommonOptions {
   driver?: string;
   clientName?: string;
   customerId?: number;
-  /** The integrator's status callback URL template (of its API key). */
+  /** The integrator's status callback URL template (of its API key); read by apiKeyId when not given. */
   callbackTemplate?: string | null;
 }
 
@@ -137,6 +137,12 @@ async function insertOrder(db: Db, draft: OrderDraft, options: CommonOptions, ac
   }
   const state = initialState(options, draft.preOrderTime !== null, driver?.id ?? null);
   const statusCode = codeOf(state);
+  // The API passes its key's template (already read with the key); other callers name only the key.
+  let callbackTemplate = options.callbackTemplate;
+  if (callbackTemplate === undefined && options.apiKeyId !== undefined) {
+    const [key] = await rawQuery(db)<{ template: string | null }>(`SELECT callback_template AS template FROM api_key WHERE id = $1 AND revoked_at IS NULL`, [options.apiKeyId]);
+    callbackTemplate = key?.template ?? null;
+  }
   let result: Awaited<ReturnType<typeof insertOrderRow>>;
   try {
     result = await insertOrderRow(
@@ -179,7 +185,7 @@ async function insertOrder(db: Db, draft: OrderDraft, options: CommonOptions, ac
       {
         extras: draft.extras,
         driver: driver ? { firstName: driver.firstName, phone: driver.phone, car: driver.car } : null,
-        callbackTemplate: options.callbackTemplate ?? null,
+        callbackTemplate: callbackTemplate ?? null,
         actor,
       },
     );
@@ -189,7 +195,7 @@ async function insertOrder(db: Db, draft: OrderDraft, options: CommonOptions, ac
   }
   if (!result.inserted) throw new OrderError("BLACKLISTED", { phone: draft.phone });
   publish({ type: "order.created", orderId: result.id, uuid: result.uuid, state, statusCode, regionId: draft.regionId });
-  if (options.callbackTemplate) wakeOutbox();
+  if (callbackTemplate) wakeOutbox();
   return { id: result.id, uuid: result.uuid, state, statusCode, amount: draft.amount };
 }
 

@@ -1,0 +1,118 @@
+// The in-memory street index of the started server (server/geo/street-index.ts)
+// over real HTTP: the dispatch API answers what the former SQL answers, and a
+// change of the streets is seen shortly after, whoever makes it: the console
+// (tRPC, in Next's copy of the modules), or, on PostgreSQL, Prisma writing
+// directly from this process, also while the server's LISTEN connection is
+// being re-established. (On PGlite the server's process owns the database:
+// tests/unit/street-index.test.ts writes directly there.)
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import pg from "pg";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient } from "@/server/generated/prisma/client";
+import type { RawQuery } from "@/server/db";
+import { signInApi, trpc, type Session } from "@/e2e/support/console-api";
+import { apiGet, baseUrl } from "../support/api";
+import { searchStreetsSql, streetPatterns } from "../support/street-sql";
+
+async function streets(pattern: string, cityId?: number, limit?: number): Promise<string[]> {
+  const reply = await apiGet<{ streets: string[] }>("streets", { pattern, city_id: cityId, limit });
+  expect(reply.status, JSON.stringify(reply.error)).toBe("DONE");
+  return reply.response.streets;
+}
+
+/** Polls the API until `check` holds, up to `ms`. */
+async function eventually(pattern: string, check: (found: string[]) => boolean, ms = 2000): Promise<string[]> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const found = await streets(pattern);
+    if (check(found) || Date.now() > deadline) return found;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe("street index: changes through the console", () => {
+  let session: Session;
+  beforeAll(async () => {
+    session = await signInApi(baseUrl(), inject("adminEmail"), inject("adminPassword"));
+  });
+
+  it("finds a street added in the console at once, in the API and in the console", async () => {
+    const name = `Астероидная ${Date.now() % 100_000}`;
+    expect(await streets("астероидная")).toEqual([]);
+    const added = await trpc<{ id: number }>(baseUrl(), session, "referenceAdmin.addStreet", { cityId: 1, kind: "STREET", prefix: "ул.", name, lat: 55.75, lon: 37.62, houses: [] }, "mutation");
+    expect(added.error).toBeUndefined();
+    expect(await streets("астероидная")).toEqual([`ул. ${name}`]);
+    const inConsole = await trpc<Array<{ fullName: string }>>(baseUrl(), session, "referenceAdmin.streets", { q: "астероидн" });
+    expect(inConsole.data?.map((s) => s.fullName)).toEqual([`ул. ${name}`]);
+  });
+});
+
+describe.skipIf(inject("testDb") !== "postgres")("street index on PostgreSQL: other writers", () => {
+  let pool: pg.Pool;
+  let prisma: PrismaClient;
+  let query: RawQuery;
+
+  beforeAll(async () => {
+    pool = new pg.Pool({ connectionString: inject("databaseUrl"), max: 2 });
+    prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    query = async <T,>(sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rows as T[];
+  });
+
+  afterAll(async () => {
+    await prisma?.$disconnect();
+    await pool?.end().catch(() => undefined);
+  });
+
+  it("answers what the SQL answers (PostgreSQL's collation)", async () => {
+    const cities = (await query<{ id: number }>("SELECT id FROM city ORDER BY id")).map((c) => c.id);
+    const names = (await query<{ full_name: string }>("SELECT full_name FROM street ORDER BY id")).map((s) => s.full_name);
+    // (An empty parameter counts as absent in the API.)
+    const patterns = streetPatterns(names, 11, 25).filter((p) => p.trim() !== "");
+    const limits = [undefined, 1, 5, 200, 3];
+    for (const [i, pattern] of patterns.entries()) {
+      const cityId = i % 3 === 0 ? undefined : cities[i % cities.length];
+      const limit = limits[i % limits.length];
+      const expected = await searchStreetsSql(query, { pattern, cityId, limit: limit ?? 50 });
+      // The API lists each name once (two cities may have one street name).
+      expect(await streets(pattern, cityId, limit), JSON.stringify({ pattern, cityId, limit })).toEqual([...new Set(expected.map((s) => s.fullName))]);
+    }
+  });
+
+  it("sees a street added, renamed and deleted with Prisma directly", async () => {
+    const street = await prisma.street.create({
+      data: { cityId: 1, prefix: "ул.", name: "Кометная", fullName: "ул. Кометная", searchKey: "ул. кометная", lat: 55.7, lon: 37.6, words: { create: [{ position: 0, word: "ул" }, { position: 1, word: "кометная" }] } },
+    });
+    expect(await eventually("кометн", (s) => s.length > 0)).toEqual(["ул. Кометная"]);
+
+    await prisma.$transaction([
+      prisma.street.update({ where: { id: street.id }, data: { name: "Метеорная", fullName: "ул. Метеорная", searchKey: "ул. метеорная" } }),
+      prisma.streetWord.update({ where: { streetId_position: { streetId: street.id, position: 1 } }, data: { word: "метеорная" } }),
+    ]);
+    expect(await eventually("метеорн", (s) => s.length > 0)).toEqual(["ул. Метеорная"]);
+    expect(await streets("кометн")).toEqual([]);
+
+    await prisma.street.delete({ where: { id: street.id } });
+    expect(await eventually("метеорн", (s) => s.length === 0)).toEqual([]);
+  });
+
+  it("loads again after its LISTEN connection was lost (changes meanwhile are not missed)", async () => {
+    await streets("лен");
+    const listeners = async () =>
+      (await query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'taxi-listen:taxi_reference'`)).map((r) => r.pid);
+    const before = await listeners();
+    expect(before.length).toBeGreaterThan(0);
+    await query("SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) pid", [before]);
+    // Written while nobody listens: the notification is lost; the reconnection makes up for it.
+    await prisma.$executeRawUnsafe(
+      `WITH s AS (INSERT INTO street (city_id, kind, prefix, name, full_name, search_key, lat, lon)
+                  VALUES (1, 'STREET', 'ул.', 'Туманная', 'ул. Туманная', 'ул. туманная', 55.7, 37.6) RETURNING id)
+       INSERT INTO street_word (street_id, position, word) SELECT id, p, w FROM s, (VALUES (0, 'ул'), (1, 'туманная')) v(p, w)`,
+    );
+    expect(await eventually("туманн", (s) => s.length > 0, 5000)).toEqual(["ул. Туманная"]);
+    const after = await listeners();
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.some((pid) => before.includes(pid))).toBe(false);
+    await prisma.$executeRawUnsafe(`DELETE FROM street WHERE full_name = 'ул. Туманная'`);
+    expect(await eventually("туманн", (s) => s.length === 0)).toEqual([]);
+  });
+});
