@@ -3,6 +3,7 @@
 // generator of search patterns over a city's streets.
 import type { RawQuery } from "@/server/db";
 import { normalizeForSearch, searchWords } from "@/server/geo/normalize";
+import { mulberry32 } from "@/server/seed/demo/random";
 import type { StreetMatch, StreetSearch } from "@/server/geo/street-index";
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -67,18 +68,6 @@ export async function findStreetSql(query: RawQuery, cityId: number | undefined,
   return candidates.length === 1 ? candidates[0] : undefined;
 }
 
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Search patterns over these streets' full names: every first letter of a
  * word, samples of 2- and 3-letter prefixes and of whole words, two and three
@@ -87,7 +76,7 @@ function random(seed: number): () => number {
  * words that match nothing.
  */
 export function streetPatterns(fullNames: readonly string[], seed = 1, samples = 60): string[] {
-  const rnd = random(seed);
+  const rnd = mulberry32(seed);
   const pick = <T,>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)]!;
   const sample = <T,>(items: readonly T[], n: number): T[] => Array.from({ length: Math.min(n, items.length) }, () => pick(items));
   const words = [...new Set(fullNames.flatMap((name) => searchWords(name)))].sort();
