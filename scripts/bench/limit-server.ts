@@ -4,7 +4,7 @@
 // validation beyond what the SQL needs, no API key: no server of ours can be
 // faster than this on the same machine and database.
 //
-//   GET  /order?uuid=...  the order information query of server/orders/read-order.ts
+//   GET  /order?uuid=...  the order information query of server/orders/read-order.ts, prepared as there
 //   POST /order           one INSERT of a free order (form: phone, street, house)
 //   GET  /uuids?n=...     uuids of existing orders (for the load generator)
 //
@@ -16,18 +16,15 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { PGlite } from "@electric-sql/pglite";
 import { migrate } from "../../server/db/migrate";
+import { executeSql, prepareOnPglite } from "../../server/db/prepared";
+// The order information query of the dispatch API, prepared as it does.
+import { ORDER_INFO } from "../../server/orders/read-order";
 
 type Query = <T>(sql: string, params?: unknown[]) => Promise<T[]>;
-
-// The same query as server/orders/read-order.ts.
-const ORDER_INFO_SQL = `
-  SELECT o.uuid::text AS uuid, o.state, o.status_code, o.amount, o.rate_id, o.start_time, o.pre_order_time, o.arrival_at,
-         ci.timezone, d.call_sign, d.first_name, d.phone AS driver_phone, c.brand, c.model, c.color, c.reg_number
-    FROM orders o
-    JOIN city ci ON ci.id = o.city_id
-    LEFT JOIN driver d ON d.id = o.driver_id
-    LEFT JOIN car c ON c.driver_id = d.id
-   WHERE o.uuid = $1::uuid`;
+interface Database {
+  query: Query;
+  readOrder: (uuid: string) => Promise<Record<string, unknown> | undefined>;
+}
 
 const INSERT_SQL = `
   INSERT INTO orders (uuid, city_id, service_id, state, status_code, phone, street, house, updated_at)
@@ -36,11 +33,14 @@ const INSERT_SQL = `
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-async function open(): Promise<Query> {
+async function open(): Promise<Database> {
   const url = process.env.DATABASE_URL;
   if (url) {
     const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
-    return async <T,>(sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rows as T[];
+    return {
+      query: async <T,>(sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rows as T[],
+      readOrder: async (uuid) => (await pool.query({ name: ORDER_INFO.name, text: ORDER_INFO.sql, values: [uuid] })).rows[0] as Record<string, unknown> | undefined,
+    };
   }
   const dir = process.env.LIMIT_DATA_DIR;
   if (!dir) throw new Error("DATABASE_URL or LIMIT_DATA_DIR is required");
@@ -58,7 +58,8 @@ async function open(): Promise<Query> {
       [c!.id],
     );
   }
-  return query;
+  if (!(await prepareOnPglite(pglite, ORDER_INFO))) throw new Error("cannot prepare the order information query");
+  return { query, readOrder: async (uuid) => (await pglite.query<Record<string, unknown>>(executeSql(ORDER_INFO.name, [uuid]))).rows[0] };
 }
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {
@@ -68,7 +69,7 @@ function send(res: http.ServerResponse, status: number, body: unknown): void {
 }
 
 async function main(): Promise<void> {
-  const query = await open();
+  const { query, readOrder } = await open();
   const [service] = await query<{ id: number; city_id: number }>("SELECT id, city_id FROM service ORDER BY id LIMIT 1");
   if (!service) throw new Error("no service in the database");
 
@@ -81,7 +82,7 @@ async function main(): Promise<void> {
       if (req.method === "GET" && pathname === "/order") {
         const uuid = search.get("uuid") ?? "";
         if (!UUID.test(uuid)) return send(res, 200, { status: "ERROR", error: { code: "BAD_PARAMETER" } });
-        const [row] = await query<Record<string, unknown>>(ORDER_INFO_SQL, [uuid.toLowerCase()]);
+        const row = await readOrder(uuid.toLowerCase());
         return send(res, 200, row ? { status: "DONE", response: row } : { status: "ERROR", error: { code: "NOT_FOUND" } });
       }
       if (req.method === "POST" && pathname === "/order") {

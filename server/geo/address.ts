@@ -1,7 +1,8 @@
 // Geocoding of an address as clients send it: a street or public place from
 // our street data with a house, or coordinates, or both. Public places need
 // no house.
-import { rawQuery, type DbOrTx } from "../db";
+import type { DbOrTx } from "../db";
+import { preparedQuery, type PreparedStatement } from "../db/prepared";
 import { GeoError } from "../errors";
 import { normalizeHouse } from "./normalize";
 import { regionAt } from "./regions";
@@ -36,8 +37,11 @@ export interface ResolvedAddress {
 }
 
 // A house by its normalised number: one indexed lookup on every estimate and
-// order, so through the raw driver.
-const HOUSE_SQL = `SELECT number, lat, lon, region_id AS "regionId" FROM house WHERE street_id = $1 AND number_key = $2`;
+// order, so a prepared statement on the raw driver.
+const HOUSE: PreparedStatement = {
+  name: "geo_house",
+  sql: `SELECT number, lat, lon, region_id AS "regionId" FROM house WHERE street_id = $1 AND number_key = $2`,
+};
 interface HouseRow {
   number: string;
   lat: number;
@@ -92,7 +96,7 @@ export async function resolveAddress(db: DbOrTx, input: AddressInput, options: R
     }
     throw new GeoError("MISSING_PARAMETER", { parameter: options.houseParam });
   }
-  const [house] = await rawQuery(db)<HouseRow>(HOUSE_SQL, [street.id, normalizeHouse(houseText)]);
+  const [house] = await preparedQuery<HouseRow>(db, HOUSE, [street.id, normalizeHouse(houseText)]);
   if (!house) {
     if (hasPoint) {
       return { ...extra, street: street.fullName, house: houseText, lat: input.lat!, lon: input.lon!, ...(await withRegion(input.lat!, input.lon!, street.cityId)), publicPlace: false, known: false };

@@ -1,6 +1,7 @@
 // An order as the dispatch API's order information shows it: one query (a
-// hot path that clients poll all day).
-import { rawQuery, type DbOrTx } from "../db";
+// hot path that clients poll all day), prepared.
+import type { DbOrTx } from "../db";
+import { preparedQuery, type PreparedStatement } from "../db/prepared";
 import { OrderError } from "../errors";
 import { kopecksToRoubles } from "../balances/money";
 import { formatLocal } from "./time";
@@ -25,7 +26,9 @@ interface OrderInfoRow {
   reg_number: string | null;
 }
 
-const ORDER_INFO_SQL = `
+export const ORDER_INFO: PreparedStatement = {
+  name: "dispatch_order_information",
+  sql: `
   SELECT o.uuid::text AS uuid, o.state, o.status_code, o.amount, o.rate_id,
          -- stored as UTC without a zone: say so, so that every driver reads them alike
          o.start_time AT TIME ZONE 'UTC' AS start_time, o.pre_order_time AT TIME ZONE 'UTC' AS pre_order_time,
@@ -35,10 +38,11 @@ const ORDER_INFO_SQL = `
     JOIN city ci ON ci.id = o.city_id
     LEFT JOIN driver d ON d.id = o.driver_id
     LEFT JOIN car c ON c.driver_id = d.id
-   WHERE o.uuid = $1::uuid`;
+   WHERE o.uuid = $1::uuid`,
+};
 
 export async function orderInformation(db: DbOrTx, uuid: string, language: "ru" | "en") {
-  const [order] = await rawQuery(db)<OrderInfoRow>(ORDER_INFO_SQL, [uuid]);
+  const [order] = await preparedQuery<OrderInfoRow>(db, ORDER_INFO, [uuid]);
   if (!order) throw new OrderError("NOT_FOUND", { what: "Order", id: uuid });
   const start = order.start_time ?? order.pre_order_time;
   const remaining = order.arrival_at ? Math.max(0, Math.ceil((new Date(order.arrival_at).getTime() - Date.now()) / 60_000)) : null;

@@ -1,10 +1,30 @@
 // Drivers: the list, and one driver's position by call sign.
 import { z } from "zod";
 import { defineOperation } from "../define";
-import { rawQuery } from "../../db";
+import { preparedQuery, type PreparedStatement } from "../../db/prepared";
 import { p } from "../params";
 import { ValidationError } from "../../errors";
 import { DRIVER_HOLDING_STATES } from "../../orders/states";
+
+// One prepared query: clients poll a driver's position all day. (The holding
+// states are our constants, written into the statement.)
+const DRIVER_POSITION: PreparedStatement = {
+  name: "dispatch_driver_position",
+  sql: `SELECT d.lat, d.lon, d.speed, d.bearing, d.region_id, d.city_id,
+               (SELECT o.id FROM orders o
+                 WHERE o.driver_id = d.id AND o.state IN (${DRIVER_HOLDING_STATES.map((state) => `'${state}'`).join(", ")})
+                 ORDER BY o.id DESC LIMIT 1) AS order_id
+          FROM driver d WHERE d.call_sign = $1`,
+};
+interface DriverPositionRow {
+  lat: number | null;
+  lon: number | null;
+  speed: number;
+  bearing: number;
+  region_id: number | null;
+  city_id: number;
+  order_id: number | null;
+}
 
 export const driversListOperation = defineOperation({
   method: "GET",
@@ -74,13 +94,7 @@ export const driverPositionOperation = defineOperation({
     city_id: z.number().int(),
   }),
   handle: async (input, ctx) => {
-    // One query: clients poll a driver's position all day.
-    const [driver] = await rawQuery(ctx.db)<{ lat: number | null; lon: number | null; speed: number; bearing: number; region_id: number | null; city_id: number; order_id: number | null }>(
-      `SELECT d.lat, d.lon, d.speed, d.bearing, d.region_id, d.city_id,
-              (SELECT o.id FROM orders o WHERE o.driver_id = d.id AND o.state = ANY($2::text[]) ORDER BY o.id DESC LIMIT 1) AS order_id
-         FROM driver d WHERE d.call_sign = $1`,
-      [input.code, DRIVER_HOLDING_STATES],
-    );
+    const [driver] = await preparedQuery<DriverPositionRow>(ctx.db, DRIVER_POSITION, [input.code]);
     if (!driver) throw new ValidationError("NOT_FOUND", { what: "Driver", id: input.code });
     return {
       lat: driver.lat,
