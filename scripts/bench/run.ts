@@ -488,7 +488,7 @@ async function benchDatabase(kind: TestDb): Promise<DbResult> {
       measurements.push(addressForm);
       // Enough tokens for the token form: it runs about as fast as the address
       // form (a used-up token counts as a failure, never as throughput).
-      const satTokens = Math.round(M.saturate * Math.min(1_500, Math.max(200, addressForm.saturation.rps * 2)));
+      const satTokens = Math.round(M.saturate * Math.min(3_000, Math.max(200, addressForm.saturation.rps * 2)));
       const rateTokens = Math.round(M.rate * RATE.write * 1.1);
       log(`  generating ${satTokens + rateTokens} price tokens`);
       const t0 = Date.now();

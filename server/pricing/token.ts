@@ -2,7 +2,7 @@
 // secret (HMAC-SHA256) and expiring. Stateless, so any instance accepts a
 // token another issued; that it is used once is decided by the database (the
 // order's unique price_token column holds the token's id).
-import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
+import { createHmac, createSecretKey, randomUUID, timingSafeEqual, type KeyObject } from "node:crypto";
 import { z } from "zod";
 import { appSecret } from "../auth/secret";
 import { PricingError } from "../errors";
@@ -42,8 +42,14 @@ export const priceTokenSchema = z.object({
 
 export type PriceToken = z.infer<typeof priceTokenSchema>;
 
+// The secret as a key object, made once: importing a string key on every
+// signature was a visible share of an estimate's CPU (docs/performance.md).
+let signingKey: { secret: string; key: KeyObject } | undefined;
+
 function sign(body: string): string {
-  return createHmac("sha256", appSecret()).update(body).digest("base64url");
+  const secret = appSecret();
+  if (signingKey?.secret !== secret) signingKey = { secret, key: createSecretKey(Buffer.from(secret, "utf8")) };
+  return createHmac("sha256", signingKey.key).update(body).digest("base64url");
 }
 
 export function issuePriceToken(claims: Omit<PriceToken, "jti" | "exp">, ttlSeconds: number, now = Date.now()): string {

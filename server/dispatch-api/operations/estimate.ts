@@ -100,10 +100,12 @@ function extend(base: AddressInput, extra: AddressInput): AddressInput {
   return out;
 }
 
+// Schemas are built once, not per request (building one is most of zod's cost).
+const extrasObject = z.record(z.string().regex(/^\d{1,9}$/), z.union([z.number().int().min(0).max(20), z.string().regex(/^\d{1,2}$/).transform(Number)]));
+const estimatePoints = z.array(estimatePoint).max(20);
+
 function parseExtrasObject(value: unknown) {
-  const parsed = z
-    .record(z.string().regex(/^\d{1,9}$/), z.union([z.number().int().min(0).max(20), z.string().regex(/^\d{1,2}$/).transform(Number)]))
-    .safeParse(value);
+  const parsed = extrasObject.safeParse(value);
   if (!parsed.success) throw new ValidationError("BAD_PARAMETER", { parameter: "extras", expected: 'a JSON object of extra id to count, e.g. {"3": 1}' });
   return Object.entries(parsed.data)
     .filter(([, count]) => count > 0)
@@ -134,7 +136,7 @@ export const estimateOperation = defineOperation({
   handle: async (input, ctx) => {
     let points: AddressInput[] = [];
     if (input.way_points !== undefined) {
-      const parsed = z.array(estimatePoint).max(20).safeParse(input.way_points);
+      const parsed = estimatePoints.safeParse(input.way_points);
       if (!parsed.success) {
         throw new ValidationError("BAD_PARAMETER", { parameter: "way_points", expected: "a JSON array of address points" });
       }

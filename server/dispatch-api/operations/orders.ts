@@ -18,6 +18,9 @@ const actorOf = (ctx: DispatchContext): Actor => ({ type: "API_KEY", id: ctx.api
  * "3*1,7*2" or "3,7" (count 1); also the estimate's JSON object form
  * {"3": 1}, which clients that reuse one parameter set send here too.
  */
+// Built once, not per request.
+const extrasObject = z.record(z.string().regex(/^\d{1,9}$/), z.coerce.number().int().min(0).max(20));
+
 export function parseExtrasList(text: string, param = "extras"): ExtraRequest[] {
   if (text.trim().startsWith("{")) {
     let parsed: unknown;
@@ -26,7 +29,7 @@ export function parseExtrasList(text: string, param = "extras"): ExtraRequest[] 
     } catch {
       throw new ValidationError("BAD_PARAMETER", { parameter: param, expected: "extra_id*count items separated by commas" });
     }
-    const entries = z.record(z.string().regex(/^\d{1,9}$/), z.coerce.number().int().min(0).max(20)).safeParse(parsed);
+    const entries = extrasObject.safeParse(parsed);
     if (!entries.success) throw new ValidationError("BAD_PARAMETER", { parameter: param, expected: "extra_id*count items separated by commas" });
     return Object.entries(entries.data)
       .filter(([, count]) => count > 0)
@@ -50,8 +53,10 @@ const orderWayPoint = z.object({
   lon: z.coerce.number().min(-180).max(180).nullish(),
 });
 
+const orderWayPoints = z.array(orderWayPoint).max(20);
+
 function parseOrderWayPoints(value: unknown) {
-  const parsed = z.array(orderWayPoint).max(20).safeParse(value);
+  const parsed = orderWayPoints.safeParse(value);
   if (!parsed.success) throw new ValidationError("BAD_PARAMETER", { parameter: "way_points", expected: "a JSON array of {street, house, lat, lon}" });
   return parsed.data.map((w) => ({ street: w.street, house: w.house ?? undefined, lat: w.lat ?? undefined, lon: w.lon ?? undefined }));
 }
