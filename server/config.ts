@@ -56,6 +56,8 @@ export const configSchema = z.object({
   EXCHANGE_CLIENT_KEY: optionalString,
   /** Sell an order that nobody took within this many minutes (0: never). */
   EXCHANGE_SELL_AFTER_MINUTES: z.coerce.number().int().min(0).default(0),
+  /** A take of ours unanswered for this long is settled by asking the exchange (more than a call's 10 s timeout). */
+  EXCHANGE_TAKE_CHECK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   /** How often the exchange jobs run (session keeper, sell rule, refused deliveries). */
   EXCHANGE_JOB_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(2_000),
   /** The exchange checks participants' servers (GET /, /services, POST /drivers) this often (0: never). */

@@ -83,6 +83,8 @@ beforeAll(async () => {
     EXCHANGE_CONTROL_KEY: CONTROL,
     EXCHANGE_SELL_AFTER_MINUTES: "30",
     EXCHANGE_VENDOR: "taxi-dispatch-test",
+    // unanswered takes are checked after a second here (60 s by default)
+    EXCHANGE_TAKE_CHECK_SECONDS: "1",
   });
   P = `${app.url}/participant`;
 }, 180_000);
@@ -356,6 +358,47 @@ describe("taking offers", () => {
     expect(await view("exchangeId=7002")).toMatchObject({ state: "DONE_REMOVED", exchangeLink: { phase: "CLOSED" } });
     expect(errorOf(await control("take", { exchangeOrderId: "7002", driverId: fx.drivers[3]!.id }))).toMatchObject({ status: 410 });
     expect(errorOf(await control("take", { exchangeOrderId: "7999", driverId: fx.drivers[3]!.id }))).toMatchObject({ status: 404 });
+  });
+
+  it("a take the exchange did not answer stays TAKING, then is settled by asking the exchange: ours, open again, or closed", async () => {
+    const ids = ["7010", "7011", "7012"];
+    for (const id of ids) await expectOk(notify("order/received", { id, type: "order", attributes: offer() }));
+    const driver = fx.drivers[1]!;
+    const got = (id: string, attributes: Record<string, unknown>) => ({ status: 200, body: { data: { type: "order", id, attributes: { ...offer(), ...attributes } } } });
+    fake.override = (path, data) => {
+      const id = String(data.id);
+      if (path === "order/take" && ids.includes(id)) return { status: 502, body: { errors: [{ status: 502, code: "BadGateway", detail: "no answer upstream" }] } };
+      if (path === "order/get" && id === "7010") return got(id, { status: 2, executor: { callSign: driver.callSign } });
+      if (path === "order/get" && id === "7011") return got(id, { status: 9 });
+      if (path === "order/get" && id === "7012") return got(id, { status: 2 });
+      return undefined;
+    };
+    try {
+      for (const id of ids) {
+        const r = await control("take", { exchangeOrderId: id, driverId: driver.id, arrivalMinutes: 6 });
+        expect(r.status, r.text).not.toBe(200);
+        expect(errorOf(r).detail).toContain("will be checked");
+      }
+      // Not given back at once: the exchange may have given it to us.
+      expect((await view("exchangeId=7010")).exchangeLink).toMatchObject({ phase: "TAKING" });
+      expect(errorOf(await control("take", { exchangeOrderId: "7010", driverId: driver.id }))).toMatchObject({ status: 410 });
+
+      const ours = await until("7010 taken", async () => {
+        const v = await view("exchangeId=7010");
+        return v.exchangeLink?.phase === "TAKEN" ? v : undefined;
+      });
+      expect(ours).toMatchObject({ state: "CONFIRMED", driverId: driver.id, exchangeLink: { phase: "TAKEN", executor: { callSign: driver.callSign, arrival: 6 } } });
+      expect(ours.history.map((h) => h.toState)).toEqual(["FREE", "SENT_TO_DRIVER", "CONFIRMED"]);
+      expect((await until("status 2 of 7010", () => fake.ok("order/update", "7010")[0])).data).toEqual({ id: "7010", attributes: { status: 2 } });
+
+      await until("7011 open again", async () => (await view("exchangeId=7011")).exchangeLink?.phase === "OFFERED");
+      expect(await view("exchangeId=7011")).toMatchObject({ state: "FREE", driverId: null, exchangeLink: { phase: "OFFERED", executor: null } });
+
+      await until("7012 closed", async () => (await view("exchangeId=7012")).exchangeLink?.phase === "CLOSED");
+      expect(await view("exchangeId=7012")).toMatchObject({ state: "DONE_REMOVED", driverId: null });
+    } finally {
+      fake.override = undefined;
+    }
   });
 
   it("our driver refuses (rejectdriver with the reason); the seller removes our driver; the seller cancels an offer", async () => {

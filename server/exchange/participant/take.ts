@@ -6,6 +6,7 @@
 import type { Actor } from "../../actor";
 import { config } from "../../config";
 import type { Db } from "../../db";
+import { Prisma } from "../../generated/prisma/client";
 import { ExchangeError } from "../../errors";
 import { haversineMetres } from "../../geo/distance";
 import { moveOrderInTx, publishMoves, type MovedOrder } from "../../orders/move-order";
@@ -41,8 +42,15 @@ export async function takeOffer(db: Db, exchangeOrderId: number | string, driver
   const arrival = options.arrivalMinutes ?? estimateArrival(driver, link.order);
   const executor = executorOf(driver, link.order.service.name);
 
-  // Only one take of ours at a time for this offer.
-  const claimed = await db.exchangeLink.updateMany({ where: { orderId: link.orderId, phase: "OFFERED" }, data: { phase: "TAKING" } });
+  // Only one take of ours at a time for this offer. The driver and arrival
+  // are kept with the claim: if the answer is lost, recovery (below) finishes
+  // the take with them once the exchange says the order is ours.
+  const actor = options.actor ?? { type: "DRIVER" as const, id: String(driverId) };
+  const pending: PendingTake = { ...executor, arrival, driverId, actor };
+  const claimed = await db.exchangeLink.updateMany({
+    where: { orderId: link.orderId, phase: "OFFERED" },
+    data: { phase: "TAKING", executor: pending as unknown as Prisma.InputJsonObject, note: "" },
+  });
   if (claimed.count === 0) throw new ExchangeError("CONFLICT", { reason: `exchange order ${exchangeId} is being taken already` });
   try {
     await callExchange(db, "order/take", {
@@ -51,33 +59,64 @@ export async function takeOffer(db: Db, exchangeOrderId: number | string, driver
       attributes: { time: { arrival }, executor },
     });
   } catch (error) {
+    const refused = error instanceof ExchangeError && typeof error.details.remoteStatus === "number" && error.details.remoteStatus < 500;
+    if (!refused) {
+      // No answer, or the exchange failed: the take may have happened there.
+      // The order stays TAKING until recoverTakes asks the exchange.
+      await db.exchangeLink.updateMany({ where: { orderId: link.orderId, phase: "TAKING" }, data: { note: `take unconfirmed: ${errorText(error)}` } });
+      throw new ExchangeError("INTERNAL", { reason: `the exchange did not confirm the take of order ${exchangeId}; it will be checked with the exchange` });
+    }
     await db.exchangeLink.updateMany({
       where: { orderId: link.orderId, phase: "TAKING" },
-      data: { phase: "OFFERED", note: error instanceof Error ? error.message.slice(0, 500) : "take failed" },
+      data: { phase: "OFFERED", executor: Prisma.DbNull, note: errorText(error) },
     });
     throw error;
   }
-  const actor = options.actor ?? { type: "DRIVER" as const, id: String(driverId) };
+  await recordTake(db, { orderId: link.orderId, exchangeId, pending });
+  return { exchangeOrderId: exchangeId, orderId: link.orderId, arrivalMinutes: arrival };
+}
+
+/** What a claim keeps: the executor as sent, and our driver, arrival and actor. */
+export interface PendingTake extends Record<string, unknown> {
+  arrival: number;
+  driverId: number;
+  actor: Actor;
+}
+
+function errorText(error: unknown): string {
+  return (error instanceof Error ? error.message : "take failed").slice(0, 500);
+}
+
+/**
+ * The take is ours on the exchange: the local copy goes to the driver, FREE ->
+ * SENT_TO_DRIVER (the exchange's own move, not reported back) -> CONFIRMED
+ * (reported as a status update). Only from TAKING, decided by the row: a
+ * second recorder (another instance's recovery) finds nothing to do.
+ */
+export async function recordTake(db: Db, input: { orderId: number; exchangeId: string; pending: PendingTake }): Promise<boolean> {
+  const { orderId, exchangeId, pending } = input;
+  const { driverId, actor, ...executor } = pending;
   const moves = await db.$transaction(async (tx) => {
-    await tx.exchangeLink.update({
-      where: { orderId: link.orderId },
-      data: { phase: "TAKEN", remoteState: codeOf("SENT_TO_DRIVER"), executor: { ...executor, arrival }, note: "" },
-      select: { orderId: true },
+    const won = await tx.exchangeLink.updateMany({
+      where: { orderId, phase: "TAKING" },
+      data: { phase: "TAKEN", remoteState: codeOf("SENT_TO_DRIVER"), executor: executor as Prisma.InputJsonObject, note: "" },
     });
+    if (won.count === 0) return null;
     const moves: MovedOrder[] = [];
     moves.push(
       await moveOrderInTx(tx, {
-        orderId: link.orderId,
+        orderId,
         to: "SENT_TO_DRIVER",
         driverId,
-        arrivalMinutes: arrival,
+        arrivalMinutes: pending.arrival,
         actor: { type: "EXCHANGE", id: exchangeId },
         reason: "taken on the exchange",
       }),
     );
-    moves.push(await moveOrderInTx(tx, { orderId: link.orderId, to: "CONFIRMED", actor, reason: "the driver took the exchange order" }));
+    moves.push(await moveOrderInTx(tx, { orderId, to: "CONFIRMED", actor, reason: "the driver took the exchange order" }));
     return moves;
   });
+  if (!moves) return false;
   publishMoves(moves);
-  return { exchangeOrderId: exchangeId, orderId: link.orderId, arrivalMinutes: arrival };
+  return true;
 }
