@@ -64,7 +64,7 @@ export async function takeOffer(db: Db, exchangeOrderId: number | string, driver
       // No answer, or the exchange failed: the take may have happened there.
       // The order stays TAKING until recoverTakes asks the exchange.
       await db.exchangeLink.updateMany({ where: { orderId: link.orderId, phase: "TAKING" }, data: { note: `take unconfirmed: ${errorText(error)}` } });
-      throw new ExchangeError("INTERNAL", { reason: `the exchange did not confirm the take of order ${exchangeId}; it will be checked with the exchange` });
+      throw new ExchangeError("CONFLICT", { reason: `the exchange did not confirm the take of order ${exchangeId}; it will be checked with the exchange` });
     }
     await db.exchangeLink.updateMany({
       where: { orderId: link.orderId, phase: "TAKING" },
