@@ -41,9 +41,13 @@ export async function getDriver(db: Db, id: string) {
 }
 
 export async function findDrivers(db: Db, criteria: unknown) {
-  const query = translateDriverCriteria(criteria);
+  const { fields, ...query } = translateDriverCriteria(criteria);
   const rows = await db.exchangeDriver.findMany({ ...query, select: DRIVER_SELECT });
-  return rows.map(driverResource);
+  return rows.map((row) => {
+    const resource: Partial<DriverRow> & Pick<DriverRow, "id"> = { id: row.id };
+    for (const field of fields) (resource as Record<string, unknown>)[field] = row[field as keyof DriverRow];
+    return resource;
+  });
 }
 
 export async function carClasses(db: Db) {

@@ -9,10 +9,12 @@
 //   where      {field: value} equality, {field: [a, b]} in,
 //              {field: {<modifier>: value, ...}} with the modifiers
 //              <, <=, >, >=, !, not, !=, in, nin, contains, startsWith, endsWith,
+//              like (a pattern with % at its start and/or end),
 //              {or: [where, ...]}, {and: [where, ...]}
 //   limit      1..1000 (default 100); skip >= 0; sort "field ASC|DESC",
 //              {field: "ASC"|"DESC"|1|-1}, or an array of those
-// Text matching (contains, startsWith, endsWith) ignores case; equality and
+//   select     the fields to return (the id always), or omit: the fields not to
+// Text matching (contains, startsWith, endsWith, like) ignores case; equality and
 // comparisons do not. `options` (an integer array) takes a number (has),
 // contains (has / has every) and in (has some).
 import type { Prisma } from "../generated/prisma/client";
@@ -37,7 +39,7 @@ export const DRIVER_FIELDS: Record<string, Kind> = {
   options: "intArray",
 };
 
-const MODIFIERS = ["<", "<=", ">", ">=", "!", "not", "!=", "in", "nin", "contains", "startsWith", "endsWith"] as const;
+const MODIFIERS = ["<", "<=", ">", ">=", "!", "not", "!=", "in", "nin", "contains", "startsWith", "endsWith", "like"] as const;
 type Modifier = (typeof MODIFIERS)[number];
 const STRUCTURE_KEYS = ["where", "limit", "skip", "sort", "select", "omit"];
 
@@ -47,6 +49,8 @@ const MAX_DEPTH = 6;
 const MAX_CONDITIONS = 200;
 
 export interface DriverQuery {
+  /** the resource's fields to return (select/omit; all by default) */
+  fields: string[];
   where: Prisma.ExchangeDriverWhereInput;
   take: number;
   skip: number;
@@ -149,6 +153,10 @@ class Translator {
           filter[modifier] = this.scalar(kind, operand, mat);
           filter.mode = "insensitive";
           break;
+        case "like":
+          if (kind !== "string") throw badRequest(`like applies to text fields, not to ${name}`, { parameter: mat });
+          Object.assign(filter, likeFilter(this.scalar(kind, operand, mat) as string, mat));
+          break;
       }
     }
     return filter;
@@ -173,6 +181,50 @@ class Translator {
     if (Object.keys(filter).length === 0) throw badRequest(`${at} has no modifier`, { parameter: at });
     return filter;
   }
+}
+
+/**
+ * A LIKE pattern as Prisma's text filters: "abc" equals, "abc%" starts with,
+ * "%abc" ends with, "%abc%" contains (case ignored), "%" anything. Wildcards
+ * inside the text (% or _) have no exact equivalent there: refused.
+ */
+function likeFilter(pattern: string, at: string): Record<string, unknown> {
+  const leading = pattern.startsWith("%");
+  const rest = pattern.replace(/^%+/, "");
+  const trailing = rest.endsWith("%");
+  const text = rest.replace(/%+$/, "");
+  if (/[%_]/.test(text)) {
+    throw badRequest(`${at}: like supports % at the start and at the end of the pattern only (no % or _ inside)`, { parameter: at });
+  }
+  if (text === "") return leading || trailing ? {} : { equals: "" };
+  const key = leading && trailing ? "contains" : trailing ? "startsWith" : leading ? "endsWith" : "equals";
+  return { [key]: text, mode: "insensitive" };
+}
+
+function fieldList(value: unknown, at: string): string[] {
+  if (!Array.isArray(value) || value.length === 0) throw badRequest(`${at} must be a non-empty array of field names`, { parameter: at });
+  return value.map((field, i) => {
+    if (typeof field !== "string" || !Object.hasOwn(DRIVER_FIELDS, field)) {
+      throw badRequest(`${at}[${i}]: unknown field; the fields are ${Object.keys(DRIVER_FIELDS).join(", ")}`, { parameter: `${at}[${i}]` });
+    }
+    return field;
+  });
+}
+
+/** The fields to return: all, those selected (with the id), or all but those omitted (never the id). */
+function fieldsParam(criteria: Record<string, unknown>): string[] {
+  const all = Object.keys(DRIVER_FIELDS);
+  if (criteria.select !== undefined && criteria.omit !== undefined) throw badRequest("use select or omit, not both", { parameter: "omit" });
+  if (criteria.select !== undefined) {
+    const chosen = new Set(["id", ...fieldList(criteria.select, "select")]);
+    return all.filter((field) => chosen.has(field));
+  }
+  if (criteria.omit !== undefined) {
+    const left = new Set(fieldList(criteria.omit, "omit"));
+    if (left.has("id")) throw badRequest("omit: the id is always returned", { parameter: "omit" });
+    return all.filter((field) => !left.has(field));
+  }
+  return all;
 }
 
 function integerParam(value: unknown, name: string, min: number, max: number, fallback: number): number {
@@ -216,17 +268,17 @@ export function translateDriverCriteria(criteria: unknown): DriverQuery {
   const structured = Object.keys(criteria).some((k) => STRUCTURE_KEYS.includes(k));
   const t = new Translator();
   if (!structured) {
-    return { where: t.where(criteria, "where"), take: DEFAULT_LIMIT, skip: 0, orderBy: [{ callSign: "asc" }] };
+    return { fields: Object.keys(DRIVER_FIELDS), where: t.where(criteria, "where"), take: DEFAULT_LIMIT, skip: 0, orderBy: [{ callSign: "asc" }] };
   }
   for (const key of Object.keys(criteria)) {
-    if (key === "select" || key === "omit") throw badRequest(`"${key}" is not supported: every driver field is returned`, { parameter: key });
     if (!STRUCTURE_KEYS.includes(key)) {
-      throw badRequest(`unknown criteria key "${key}": use where, limit, skip and sort (or a bare where object)`, { parameter: key });
+      throw badRequest(`unknown criteria key "${key}": use where, limit, skip, sort, select and omit (or a bare where object)`, { parameter: key });
     }
   }
   const where = criteria.where === undefined ? {} : t.where(criteria.where, "where");
   const orderBy = sortParam(criteria.sort);
   return {
+    fields: fieldsParam(criteria),
     where,
     take: integerParam(criteria.limit, "limit", 1, MAX_LIMIT, DEFAULT_LIMIT),
     skip: integerParam(criteria.skip, "skip", 0, 1_000_000, 0),

@@ -258,14 +258,37 @@ describe("profiles and drivers", () => {
     expect(await find({ sort: "carage DESC" })).toEqual(["D-3", "D-2", "X-5", "D-4", "D-1"]);
     expect(await find({ sort: [{ carClass: -1 }, "callSign ASC"] })).toEqual(["D-3", "D-2", "D-4", "D-1", "X-5"]);
     expect(await find({ sort: { callSign: "DESC" }, limit: 2, skip: 1 })).toEqual(["D-4", "D-3"]);
+    // like: % at the start and/or the end, case ignored
+    expect(await find({ where: { name: { like: "%ПОВ%" } } })).toEqual(["D-3"]);
+    expect(await find({ where: { callSign: { like: "d-%" } } })).toEqual(["D-1", "D-2", "D-3", "D-4"]);
+    expect(await find({ where: { registrationNumber: { like: "%77" }, color: "белый" } })).toEqual(["D-1", "X-5"]);
+    expect(await find({ where: { callSign: { like: "x-5" } } })).toEqual(["X-5"]);
+    expect(await find({ where: { callSign: { like: "%" } } })).toEqual(["D-1", "D-2", "D-3", "D-4", "X-5"]);
+  });
+
+  it("POST /drivers returns the selected fields (with the id), or all but the omitted ones", async () => {
+    const one = async (criteria: Record<string, unknown>) => {
+      const r = await post(`${X}/drivers`, { where: { callSign: "D-2" }, ...criteria }, { token: tokens.S });
+      expect(r.status, r.text).toBe(200);
+      return driversOp.output.parse(r.body).data.drivers[0]!;
+    };
+    const full = await one({});
+    expect(Object.keys(await one({ select: ["name", "carClass"] })).sort()).toEqual(["carClass", "id", "name"]);
+    expect(await one({ select: ["name"] })).toEqual({ id: full.id, name: full.name });
+    const omitted = await one({ omit: ["phone", "options"] });
+    expect(omitted).not.toHaveProperty("phone");
+    expect(omitted).not.toHaveProperty("options");
+    expect(omitted).toMatchObject({ id: full.id, callSign: "D-2", brand: full.brand });
   });
 
   it("refuses what the filter does not support, naming it", async () => {
     const fail = async (criteria: unknown) => errorOf(await post(`${X}/drivers`, criteria, { token: tokens.S }));
     expect(await fail({ where: { password: "x" } })).toMatchObject({ status: 400, code: "BadRequest" });
     expect((await fail({ where: { password: "x" } })).detail).toContain("password");
-    expect(await fail({ where: { name: { like: "%a%" } } })).toMatchObject({ status: 400 });
-    expect((await fail({ where: { name: { like: "%a%" } } })).detail).toContain("like");
+    expect(await fail({ where: { name: { like: "П%в" } } })).toMatchObject({ status: 400 });
+    expect((await fail({ where: { name: { like: "П%в" } } })).detail).toContain("like");
+    expect(await fail({ where: { callSign: { like: "D-_" } } })).toMatchObject({ status: 400 });
+    expect(await fail({ where: { carClass: { like: "1%" } } })).toMatchObject({ status: 400 });
     expect(await fail({ where: { carClass: { contains: 1 } } })).toMatchObject({ status: 400 });
     expect(await fail({ where: { carClass: "two" } })).toMatchObject({ status: 465, code: "TypeError" });
     expect(await fail({ where: { carClass: { ">": "1" } } })).toMatchObject({ status: 465 });
@@ -276,7 +299,10 @@ describe("profiles and drivers", () => {
     expect(await fail({ skip: -1 })).toMatchObject({ status: 400 });
     expect(await fail({ sort: "secret ASC" })).toMatchObject({ status: 400 });
     expect(await fail({ sort: "callSign SIDEWAYS" })).toMatchObject({ status: 400 });
-    expect(await fail({ select: ["name"] })).toMatchObject({ status: 400 });
+    expect(await fail({ select: ["password"] })).toMatchObject({ status: 400 });
+    expect(await fail({ select: "name" })).toMatchObject({ status: 400 });
+    expect(await fail({ select: ["name"], omit: ["phone"] })).toMatchObject({ status: 400 });
+    expect(await fail({ omit: ["id"] })).toMatchObject({ status: 400 });
     expect(await fail({ where: {}, page: 2 })).toMatchObject({ status: 400 });
     expect(errorOf(await get(`${X}/drivers`, { token: tokens.S }))).toMatchObject({ status: 461 });
   });

@@ -128,7 +128,8 @@ export const drivers = defineExchangeOperation({
   auth: true,
   source: "criteria",
   input: z.unknown(),
-  output: z.object({ data: z.object({ drivers: z.array(driver) }) }),
+  // select/omit may leave fields out; the id is always there
+  output: z.object({ data: z.object({ drivers: z.array(driver.partial().required({ id: true })) }) }),
   handle: async (input, ctx) => ({ data: { drivers: await findDrivers(ctx.db, input) } }),
 });
 
