@@ -79,6 +79,56 @@ export function Modal({
   );
 }
 
+/**
+ * A dialog holding one form: Enter submits it, the footer has Cancel and the
+ * submit button (disabled while the save is pending).
+ */
+export function FormModal({
+  title,
+  onClose,
+  onSubmit,
+  pending,
+  submitLabel,
+  width,
+  children,
+}: {
+  title: string;
+  onClose: () => void;
+  onSubmit: () => void;
+  pending: boolean;
+  submitLabel?: string;
+  width?: number;
+  children: ReactNode;
+}) {
+  const { t } = useI18n();
+  return (
+    <Modal
+      title={title}
+      onClose={onClose}
+      width={width}
+      footer={
+        <>
+          <button type="button" className="btn" onClick={onClose}>
+            {t.common.cancel}
+          </button>
+          <button type="button" className="btn btn-primary" onClick={onSubmit} disabled={pending}>
+            {submitLabel ?? t.common.save}
+          </button>
+        </>
+      }
+    >
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          onSubmit();
+        }}
+      >
+        {children}
+      </form>
+    </Modal>
+  );
+}
+
 export function EmptyState({ title, text, icon = "orders" }: { title: string; text?: string; icon?: Parameters<typeof Icon>[0]["name"] }) {
   return (
     <div className="empty">

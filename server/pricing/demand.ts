@@ -43,11 +43,6 @@ function regionCounts(db: DbOrTx, regionId: number): Promise<Counts> {
   return counts;
 }
 
-/** Forgets the cached counts (tests that set up demand and price at once). */
-export function forgetDemand(): void {
-  cache().clear();
-}
-
 export async function demandMarkupPercent(
   db: DbOrTx,
   regionId: number | null,

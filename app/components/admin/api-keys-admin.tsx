@@ -6,7 +6,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
 import { Icon } from "../icons";
-import { Modal, PageHeader } from "../ui";
+import { FormModal, Modal, PageHeader } from "../ui";
 import { toast } from "../toast";
 import { errorInfo } from "../errors";
 
@@ -58,44 +58,23 @@ function IssueDialog({ onClose }: { onClose: () => void }) {
   }
   const submit = () => issue.mutate({ name, callbackTemplate: callback.trim() || null });
   return (
-    <Modal
-      title={t.apiKeys.issue}
-      onClose={onClose}
-      width={560}
-      footer={
-        <>
-          <button type="button" className="btn" onClick={onClose}>
-            {t.common.cancel}
-          </button>
-          <button type="button" className="btn btn-primary" onClick={submit} disabled={issue.isPending}>
-            {t.apiKeys.issue}
-          </button>
-        </>
-      }
-    >
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
-        <label className="field">
-          <span>{t.apiKeys.name}</span>
-          <input name="name" required value={name} placeholder={t.apiKeys.namePlaceholder} onChange={(e) => setName(e.target.value)} />
-        </label>
-        <label className="field">
-          <span>{t.apiKeys.callback}</span>
-          <input name="callbackTemplate" value={callback} placeholder="https://example.com/taxi?uuid=%uuid%&status=%status_code%" onChange={(e) => setCallback(e.target.value)} />
-          <span className="hint">{t.apiKeys.callbackHint}</span>
-        </label>
-        {error ? (
-          <div className="notice notice-error" role="alert">
-            {error}
-          </div>
-        ) : null}
-        <button type="submit" hidden />
-      </form>
-    </Modal>
+    <FormModal title={t.apiKeys.issue} onClose={onClose} width={560} onSubmit={submit} pending={issue.isPending} submitLabel={t.apiKeys.issue}>
+      <label className="field">
+        <span>{t.apiKeys.name}</span>
+        <input name="name" required value={name} placeholder={t.apiKeys.namePlaceholder} onChange={(e) => setName(e.target.value)} />
+      </label>
+      <label className="field">
+        <span>{t.apiKeys.callback}</span>
+        <input name="callbackTemplate" value={callback} placeholder="https://example.com/taxi?uuid=%uuid%&status=%status_code%" onChange={(e) => setCallback(e.target.value)} />
+        <span className="hint">{t.apiKeys.callbackHint}</span>
+      </label>
+      {error ? (
+        <div className="notice notice-error" role="alert">
+          {error}
+        </div>
+      ) : null}
+      <button type="submit" hidden />
+    </FormModal>
   );
 }
 

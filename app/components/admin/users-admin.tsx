@@ -7,7 +7,7 @@ import { UserRole } from "@/server/generated/prisma/enums";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
 import { Icon } from "../icons";
-import { Modal, PageHeader } from "../ui";
+import { FormModal, Modal, PageHeader } from "../ui";
 import { toast } from "../toast";
 import { errorInfo } from "../errors";
 
@@ -52,52 +52,31 @@ function CreateUserDialog({ onClose }: { onClose: () => void }) {
   );
   const submit = () => create.mutate({ email, name, password, roles });
   return (
-    <Modal
-      title={t.users.create}
-      onClose={onClose}
-      width={520}
-      footer={
-        <>
-          <button type="button" className="btn" onClick={onClose}>
-            {t.common.cancel}
-          </button>
-          <button type="button" className="btn btn-primary" onClick={submit} disabled={create.isPending}>
-            {t.common.create}
-          </button>
-        </>
-      }
-    >
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
-        <label className="field">
-          <span>{t.users.email}</span>
-          <input name="email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        </label>
-        <label className="field">
-          <span>{t.users.name}</span>
-          <input name="name" required value={name} onChange={(e) => setName(e.target.value)} />
-        </label>
-        <label className="field">
-          <span>{t.users.password}</span>
-          <input name="password" type="password" autoComplete="new-password" required minLength={8} value={password} onChange={(e) => setPassword(e.target.value)} />
-          <span className="hint">{t.users.passwordHint}</span>
-        </label>
-        <div className="field">
-          <span>{t.users.roles}</span>
-          <RolePicker value={roles} onChange={setRoles} />
+    <FormModal title={t.users.create} onClose={onClose} width={520} onSubmit={submit} pending={create.isPending} submitLabel={t.common.create}>
+      <label className="field">
+        <span>{t.users.email}</span>
+        <input name="email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+      </label>
+      <label className="field">
+        <span>{t.users.name}</span>
+        <input name="name" required value={name} onChange={(e) => setName(e.target.value)} />
+      </label>
+      <label className="field">
+        <span>{t.users.password}</span>
+        <input name="password" type="password" autoComplete="new-password" required minLength={8} value={password} onChange={(e) => setPassword(e.target.value)} />
+        <span className="hint">{t.users.passwordHint}</span>
+      </label>
+      <div className="field">
+        <span>{t.users.roles}</span>
+        <RolePicker value={roles} onChange={setRoles} />
+      </div>
+      {error ? (
+        <div className="notice notice-error" role="alert">
+          {error}
         </div>
-        {error ? (
-          <div className="notice notice-error" role="alert">
-            {error}
-          </div>
-        ) : null}
-        <button type="submit" hidden />
-      </form>
-    </Modal>
+      ) : null}
+      <button type="submit" hidden />
+    </FormModal>
   );
 }
 

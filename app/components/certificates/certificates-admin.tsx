@@ -7,7 +7,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
 import { Icon } from "../icons";
-import { Modal, PageHeader } from "../ui";
+import { FormModal, Modal, PageHeader } from "../ui";
 import { toast } from "../toast";
 import { errorInfo } from "../errors";
 
@@ -53,38 +53,17 @@ function AuthorityDialog({ kind, onClose }: { kind: "root" | "intermediate"; onC
   const submit = () => (kind === "root" ? root.mutate({ commonName }) : intermediate.mutate({ commonName }));
   const title = kind === "root" ? t.certificates.createRoot : t.certificates.createIntermediate;
   return (
-    <Modal
-      title={title}
-      onClose={onClose}
-      width={520}
-      footer={
-        <>
-          <button type="button" className="btn" onClick={onClose}>
-            {t.common.cancel}
-          </button>
-          <button type="button" className="btn btn-primary" onClick={submit} disabled={pending}>
-            {title}
-          </button>
-        </>
-      }
-    >
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
-        <Field label={t.certificates.commonName}>
-          <input name="commonName" required value={commonName} onChange={(e) => setCommonName(e.target.value)} />
-        </Field>
-        {error ? (
-          <div className="notice notice-error" role="alert">
-            {error}
-          </div>
-        ) : null}
-        <button type="submit" hidden />
-      </form>
-    </Modal>
+    <FormModal title={title} onClose={onClose} width={520} onSubmit={submit} pending={pending} submitLabel={title}>
+      <Field label={t.certificates.commonName}>
+        <input name="commonName" required value={commonName} onChange={(e) => setCommonName(e.target.value)} />
+      </Field>
+      {error ? (
+        <div className="notice notice-error" role="alert">
+          {error}
+        </div>
+      ) : null}
+      <button type="submit" hidden />
+    </FormModal>
   );
 }
 
@@ -140,56 +119,35 @@ function IssueDialog({ onClose }: { onClose: () => void }) {
     issue.mutate({ participantId: chosen, userName, email: email.trim() || undefined, password, days: Number(days) || 365 });
   };
   return (
-    <Modal
-      title={t.certificates.issue}
-      onClose={onClose}
-      width={560}
-      footer={
-        <>
-          <button type="button" className="btn" onClick={onClose}>
-            {t.common.cancel}
-          </button>
-          <button type="button" className="btn btn-primary" onClick={submit} disabled={issue.isPending || chosen === null}>
-            {t.certificates.issue}
-          </button>
-        </>
-      }
-    >
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
-        <Field label={t.certificates.participant}>
-          <select name="participantId" value={chosen ?? ""} onChange={(e) => setParticipantId(Number(e.target.value))}>
-            {participants.data?.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field label={t.certificates.userName}>
-          <input name="userName" required value={userName} onChange={(e) => setUserName(e.target.value)} />
-        </Field>
-        <Field label={t.certificates.email}>
-          <input name="email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
-        </Field>
-        <Field label={t.certificates.password} hint={t.certificates.passwordHint}>
-          <input name="password" type="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
-        </Field>
-        <Field label={t.certificates.days}>
-          <input name="days" inputMode="numeric" value={days} onChange={(e) => setDays(e.target.value.replace(/\D/g, ""))} />
-        </Field>
-        {error ? (
-          <div className="notice notice-error" role="alert">
-            {error}
-          </div>
-        ) : null}
-        <button type="submit" hidden />
-      </form>
-    </Modal>
+    <FormModal title={t.certificates.issue} onClose={onClose} width={560} onSubmit={submit} pending={issue.isPending || chosen === null} submitLabel={t.certificates.issue}>
+      <Field label={t.certificates.participant}>
+        <select name="participantId" value={chosen ?? ""} onChange={(e) => setParticipantId(Number(e.target.value))}>
+          {participants.data?.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field label={t.certificates.userName}>
+        <input name="userName" required value={userName} onChange={(e) => setUserName(e.target.value)} />
+      </Field>
+      <Field label={t.certificates.email}>
+        <input name="email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+      </Field>
+      <Field label={t.certificates.password} hint={t.certificates.passwordHint}>
+        <input name="password" type="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+      </Field>
+      <Field label={t.certificates.days}>
+        <input name="days" inputMode="numeric" value={days} onChange={(e) => setDays(e.target.value.replace(/\D/g, ""))} />
+      </Field>
+      {error ? (
+        <div className="notice notice-error" role="alert">
+          {error}
+        </div>
+      ) : null}
+      <button type="submit" hidden />
+    </FormModal>
   );
 }
 

@@ -9,7 +9,7 @@ import type { AppRouter } from "@/server/trpc/root";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
 import { Icon } from "../icons";
-import { EmptyState, Modal, PageHeader } from "../ui";
+import { EmptyState, FormModal, Modal, PageHeader } from "../ui";
 import { toast } from "../toast";
 import { errorInfo } from "../errors";
 import { useDebounced } from "../use-debounced";
@@ -69,111 +69,90 @@ function DriverDialog({ driver, onClose }: { driver: DriverRow | null; onClose: 
     });
   };
   return (
-    <Modal
-      title={driver ? t.refData.drivers.editTitle(driver.callSign) : t.refData.drivers.create}
-      onClose={onClose}
-      width={680}
-      footer={
-        <>
-          <button type="button" className="btn" onClick={onClose}>
-            {t.common.cancel}
-          </button>
-          <button type="button" className="btn btn-primary" onClick={submit} disabled={save.isPending}>
-            {t.common.save}
-          </button>
-        </>
-      }
-    >
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
+    <FormModal title={driver ? t.refData.drivers.editTitle(driver.callSign) : t.refData.drivers.create} onClose={onClose} width={680} onSubmit={submit} pending={save.isPending}>
+      <div className="grid-3">
+        <label className="field">
+          <span>{t.refData.drivers.callSign}</span>
+          <input name="callSign" required value={callSign} onChange={(e) => setCallSign(e.target.value)} />
+        </label>
+        <label className="field">
+          <span>{t.refData.city}</span>
+          <CitySelect value={cityId} onChange={setCityId} />
+        </label>
+        <label className="field">
+          <span>{t.refData.drivers.phone}</span>
+          <input name="phone" required inputMode="tel" value={phone} placeholder="+7 900 000-00-00" onChange={(e) => setPhone(e.target.value)} />
+        </label>
+        <label className="field">
+          <span>{t.refData.drivers.lastName}</span>
+          <input name="lastName" value={lastName} onChange={(e) => setLastName(e.target.value)} />
+        </label>
+        <label className="field">
+          <span>{t.refData.drivers.firstName}</span>
+          <input name="firstName" required value={firstName} onChange={(e) => setFirstName(e.target.value)} />
+        </label>
+        <label className="field">
+          <span>{t.refData.drivers.middleName}</span>
+          <input name="middleName" value={middleName} onChange={(e) => setMiddleName(e.target.value)} />
+        </label>
+      </div>
+      <label className="field">
+        <span>{t.refData.drivers.permit}</span>
+        <input name="permitNumber" value={permit} onChange={(e) => setPermit(e.target.value)} />
+      </label>
+      <div className="field">
+        <span>{t.refData.drivers.services}</span>
+        <div className="chips" role="group" aria-label={t.refData.drivers.services}>
+          {cityServices.map((s) => {
+            const on = serviceIds.includes(s.id);
+            return (
+              <label key={s.id} className={`chip${on ? " on" : ""}`}>
+                <input type="checkbox" checked={on} onChange={(e) => setServiceIds((ids) => (e.target.checked ? [...ids, s.id] : ids.filter((x) => x !== s.id)))} />
+                {locale === "en" ? s.nameEn : s.name}
+              </label>
+            );
+          })}
+        </div>
+      </div>
+      <div className="form-section">{t.refData.drivers.car}</div>
+      <Check name="hasCar" label={t.refData.drivers.car} checked={hasCar} onChange={setHasCar} />
+      {hasCar ? (
         <div className="grid-3">
           <label className="field">
-            <span>{t.refData.drivers.callSign}</span>
-            <input name="callSign" required value={callSign} onChange={(e) => setCallSign(e.target.value)} />
+            <span>{t.refData.drivers.brand}</span>
+            <input name="brand" required value={brand} onChange={(e) => setBrand(e.target.value)} />
           </label>
           <label className="field">
-            <span>{t.refData.city}</span>
-            <CitySelect value={cityId} onChange={setCityId} />
+            <span>{t.refData.drivers.model}</span>
+            <input name="model" required value={model} onChange={(e) => setModel(e.target.value)} />
           </label>
           <label className="field">
-            <span>{t.refData.drivers.phone}</span>
-            <input name="phone" required inputMode="tel" value={phone} placeholder="+7 900 000-00-00" onChange={(e) => setPhone(e.target.value)} />
+            <span>{t.refData.drivers.color}</span>
+            <input name="color" required value={color} onChange={(e) => setColor(e.target.value)} />
           </label>
           <label className="field">
-            <span>{t.refData.drivers.lastName}</span>
-            <input name="lastName" value={lastName} onChange={(e) => setLastName(e.target.value)} />
+            <span>{t.refData.drivers.regNumber}</span>
+            <input name="regNumber" required value={regNumber} onChange={(e) => setRegNumber(e.target.value.toUpperCase())} />
           </label>
           <label className="field">
-            <span>{t.refData.drivers.firstName}</span>
-            <input name="firstName" required value={firstName} onChange={(e) => setFirstName(e.target.value)} />
+            <span>{t.refData.drivers.year}</span>
+            <input name="year" inputMode="numeric" value={year} onChange={(e) => setYear(e.target.value)} />
           </label>
           <label className="field">
-            <span>{t.refData.drivers.middleName}</span>
-            <input name="middleName" value={middleName} onChange={(e) => setMiddleName(e.target.value)} />
+            <span>{t.refData.drivers.carClass}</span>
+            <select name="carClass" value={carClass} onChange={(e) => setCarClass(e.target.value)}>
+              {[1, 2, 3, 4, 5].map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
           </label>
         </div>
-        <label className="field">
-          <span>{t.refData.drivers.permit}</span>
-          <input name="permitNumber" value={permit} onChange={(e) => setPermit(e.target.value)} />
-        </label>
-        <div className="field">
-          <span>{t.refData.drivers.services}</span>
-          <div className="chips" role="group" aria-label={t.refData.drivers.services}>
-            {cityServices.map((s) => {
-              const on = serviceIds.includes(s.id);
-              return (
-                <label key={s.id} className={`chip${on ? " on" : ""}`}>
-                  <input type="checkbox" checked={on} onChange={(e) => setServiceIds((ids) => (e.target.checked ? [...ids, s.id] : ids.filter((x) => x !== s.id)))} />
-                  {locale === "en" ? s.nameEn : s.name}
-                </label>
-              );
-            })}
-          </div>
-        </div>
-        <div className="form-section">{t.refData.drivers.car}</div>
-        <Check name="hasCar" label={t.refData.drivers.car} checked={hasCar} onChange={setHasCar} />
-        {hasCar ? (
-          <div className="grid-3">
-            <label className="field">
-              <span>{t.refData.drivers.brand}</span>
-              <input name="brand" required value={brand} onChange={(e) => setBrand(e.target.value)} />
-            </label>
-            <label className="field">
-              <span>{t.refData.drivers.model}</span>
-              <input name="model" required value={model} onChange={(e) => setModel(e.target.value)} />
-            </label>
-            <label className="field">
-              <span>{t.refData.drivers.color}</span>
-              <input name="color" required value={color} onChange={(e) => setColor(e.target.value)} />
-            </label>
-            <label className="field">
-              <span>{t.refData.drivers.regNumber}</span>
-              <input name="regNumber" required value={regNumber} onChange={(e) => setRegNumber(e.target.value.toUpperCase())} />
-            </label>
-            <label className="field">
-              <span>{t.refData.drivers.year}</span>
-              <input name="year" inputMode="numeric" value={year} onChange={(e) => setYear(e.target.value)} />
-            </label>
-            <label className="field">
-              <span>{t.refData.drivers.carClass}</span>
-              <select name="carClass" value={carClass} onChange={(e) => setCarClass(e.target.value)}>
-                {[1, 2, 3, 4, 5].map((c) => (
-                  <option key={c} value={c}>
-                    {c}
-                  </option>
-                ))}
-              </select>
-            </label>
-          </div>
-        ) : null}
-        <FormError error={error} />
-        <button type="submit" hidden />
-      </form>
-    </Modal>
+      ) : null}
+      <FormError error={error} />
+      <button type="submit" hidden />
+    </FormModal>
   );
 }
 

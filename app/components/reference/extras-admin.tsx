@@ -8,7 +8,7 @@ import type { AppRouter } from "@/server/trpc/root";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
 import { Icon } from "../icons";
-import { EmptyState, Modal, PageHeader } from "../ui";
+import { EmptyState, FormModal, PageHeader } from "../ui";
 import { toast } from "../toast";
 import { errorInfo } from "../errors";
 import { Check, FormError, MoneyField, ServiceSelect, moneyText, moneyValue, useAdminServices, useFirstService } from "./common";
@@ -52,80 +52,59 @@ function ExtraDialog({ extra, serviceId: initialService, onClose }: { extra: Ext
     save.mutate({ id: extra?.id, serviceId, queueId: queueId === "" ? null : queueId, code, name, nameEn, shortName, price: priceValue, allowMultiple, isDefault });
   };
   return (
-    <Modal
-      title={extra ? t.refData.extras.editTitle(extra.name) : t.refData.extras.create}
-      onClose={onClose}
-      width={600}
-      footer={
-        <>
-          <button type="button" className="btn" onClick={onClose}>
-            {t.common.cancel}
-          </button>
-          <button type="button" className="btn btn-primary" onClick={submit} disabled={save.isPending}>
-            {t.common.save}
-          </button>
-        </>
-      }
-    >
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
-        <div className="grid-2">
-          <label className="field">
-            <span>{t.refData.service}</span>
-            <ServiceSelect
-              value={serviceId}
-              onChange={(id) => {
-                setServiceId(id);
-                setQueueId("");
-              }}
-            />
-          </label>
-          <label className="field">
-            <span>{t.refData.queue}</span>
-            <select name="queueId" value={queueId} onChange={(e) => setQueueId(e.target.value ? Number(e.target.value) : "")}>
-              <option value="">{t.refData.allQueues}</option>
-              {queues.map((q) => (
-                <option key={q.id} value={q.id}>
-                  {q.name}
-                </option>
-              ))}
-            </select>
-          </label>
-        </div>
-        <div className="grid-3">
-          <label className="field">
-            <span>{t.refData.extras.code}</span>
-            <input name="code" required value={code} pattern="[A-Za-z0-9_]+" onChange={(e) => setCode(e.target.value.toUpperCase())} />
-            <span className="hint">{t.refData.extras.codeHint}</span>
-          </label>
-          <label className="field">
-            <span>{t.refData.extras.shortName}</span>
-            <input name="shortName" maxLength={10} value={shortName} onChange={(e) => setShortName(e.target.value)} />
-          </label>
-          <MoneyField label={t.refData.extras.price} name="price" value={price} invalid={priceValue === null} onChange={setPrice} />
-        </div>
-        <div className="grid-2">
-          <label className="field">
-            <span>{t.refData.name}</span>
-            <input name="name" required value={name} onChange={(e) => setName(e.target.value)} />
-          </label>
-          <label className="field">
-            <span>{t.refData.nameEn}</span>
-            <input name="nameEn" required value={nameEn} onChange={(e) => setNameEn(e.target.value)} />
-          </label>
-        </div>
-        <div className="chips">
-          <Check name="allowMultiple" label={t.refData.extras.allowMultiple} checked={allowMultiple} onChange={setAllowMultiple} />
-          <Check name="isDefault" label={t.refData.extras.isDefault} checked={isDefault} onChange={setIsDefault} />
-        </div>
-        <FormError error={error} />
-        <button type="submit" hidden />
-      </form>
-    </Modal>
+    <FormModal title={extra ? t.refData.extras.editTitle(extra.name) : t.refData.extras.create} onClose={onClose} width={600} onSubmit={submit} pending={save.isPending}>
+      <div className="grid-2">
+        <label className="field">
+          <span>{t.refData.service}</span>
+          <ServiceSelect
+            value={serviceId}
+            onChange={(id) => {
+              setServiceId(id);
+              setQueueId("");
+            }}
+          />
+        </label>
+        <label className="field">
+          <span>{t.refData.queue}</span>
+          <select name="queueId" value={queueId} onChange={(e) => setQueueId(e.target.value ? Number(e.target.value) : "")}>
+            <option value="">{t.refData.allQueues}</option>
+            {queues.map((q) => (
+              <option key={q.id} value={q.id}>
+                {q.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <div className="grid-3">
+        <label className="field">
+          <span>{t.refData.extras.code}</span>
+          <input name="code" required value={code} pattern="[A-Za-z0-9_]+" onChange={(e) => setCode(e.target.value.toUpperCase())} />
+          <span className="hint">{t.refData.extras.codeHint}</span>
+        </label>
+        <label className="field">
+          <span>{t.refData.extras.shortName}</span>
+          <input name="shortName" maxLength={10} value={shortName} onChange={(e) => setShortName(e.target.value)} />
+        </label>
+        <MoneyField label={t.refData.extras.price} name="price" value={price} invalid={priceValue === null} onChange={setPrice} />
+      </div>
+      <div className="grid-2">
+        <label className="field">
+          <span>{t.refData.name}</span>
+          <input name="name" required value={name} onChange={(e) => setName(e.target.value)} />
+        </label>
+        <label className="field">
+          <span>{t.refData.nameEn}</span>
+          <input name="nameEn" required value={nameEn} onChange={(e) => setNameEn(e.target.value)} />
+        </label>
+      </div>
+      <div className="chips">
+        <Check name="allowMultiple" label={t.refData.extras.allowMultiple} checked={allowMultiple} onChange={setAllowMultiple} />
+        <Check name="isDefault" label={t.refData.extras.isDefault} checked={isDefault} onChange={setIsDefault} />
+      </div>
+      <FormError error={error} />
+      <button type="submit" hidden />
+    </FormModal>
   );
 }
 

@@ -9,7 +9,7 @@ import type { AppRouter } from "@/server/trpc/root";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
 import { Icon } from "../icons";
-import { EmptyState, Modal, PageHeader } from "../ui";
+import { EmptyState, FormModal, PageHeader } from "../ui";
 import { toast } from "../toast";
 import { errorInfo } from "../errors";
 import { Check, FormError, MoneyField, ServiceSelect, moneyText, moneyValue, useAdminServices, useFirstService } from "./common";
@@ -106,93 +106,72 @@ function RateDialog({ rate, serviceId: initialService, onClose }: { rate: RateRo
     <MoneyField key={f} label={labels[f]} name={f} value={money[f]} invalid={touched && bad.includes(f)} onChange={(v) => setMoney((m) => ({ ...m, [f]: v }))} />
   );
   return (
-    <Modal
-      title={rate ? t.refData.rates.editTitle(rate.name) : t.refData.rates.create}
-      onClose={onClose}
-      width={720}
-      footer={
-        <>
-          <button type="button" className="btn" onClick={onClose}>
-            {t.common.cancel}
-          </button>
-          <button type="button" className="btn btn-primary" onClick={submit} disabled={save.isPending}>
-            {t.common.save}
-          </button>
-        </>
-      }
-    >
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
-        <div className="grid-3">
-          <label className="field">
-            <span>{t.refData.name}</span>
-            <input name="name" required value={name} onChange={(e) => setName(e.target.value)} />
-          </label>
-          <label className="field">
-            <span>{t.refData.service}</span>
-            <ServiceSelect
-              value={serviceId}
-              onChange={(id) => {
-                setServiceId(id);
-                setQueueId("");
-              }}
-            />
-          </label>
-          <label className="field">
-            <span>{t.refData.queue}</span>
-            <select name="queueId" value={queueId} onChange={(e) => setQueueId(e.target.value ? Number(e.target.value) : "")}>
-              <option value="">{t.refData.allQueues}</option>
-              {queues.map((q) => (
-                <option key={q.id} value={q.id}>
-                  {q.name}
-                </option>
-              ))}
-            </select>
-          </label>
-        </div>
-        <Check name="isBasic" label={t.refData.rates.basicLabel} checked={isBasic} onChange={setIsBasic} />
-        <div className="form-section">{t.refData.rates.prices}</div>
-        <div className="grid-4">
-          {money$("pickUp")}
-          {money$("minFare")}
-          {money$("kmCost")}
-          <label className="field">
-            <span>{t.refData.rates.kmStart}</span>
-            <input name="kmStart" type="number" min={0} value={kmStart} onChange={(e) => setKmStart(e.target.value)} />
-          </label>
-          {money$("minuteCost")}
-          {money$("standCost")}
-          {money$("waitCost")}
-          {money$("roundTo")}
-        </div>
-        <div className="form-section">{t.refData.rates.times}</div>
-        <div className="grid-4">
-          <label className="field">
-            <span>{t.refData.rates.freeStandTime}</span>
-            <input name="freeStandTime" type="number" min={0} value={freeStandTime} onChange={(e) => setFreeStandTime(e.target.value)} />
-          </label>
-          <label className="field">
-            <span>{t.refData.rates.freeWaitTime}</span>
-            <input name="freeWaitTime" type="number" min={0} value={freeWaitTime} onChange={(e) => setFreeWaitTime(e.target.value)} />
-          </label>
-          <label className="field">
-            <span>{t.refData.rates.from}</span>
-            <input name="startHour" inputMode="numeric" value={startHour} aria-invalid={touched && hoursBad} onChange={(e) => setStartHour(e.target.value)} />
-          </label>
-          <label className="field">
-            <span>{t.refData.rates.to}</span>
-            <input name="endHour" inputMode="numeric" value={endHour} aria-invalid={touched && hoursBad} onChange={(e) => setEndHour(e.target.value)} />
-          </label>
-        </div>
-        <span className="hint">{t.refData.rates.hoursHint}</span>
-        <FormError error={error} />
-        <button type="submit" hidden />
-      </form>
-    </Modal>
+    <FormModal title={rate ? t.refData.rates.editTitle(rate.name) : t.refData.rates.create} onClose={onClose} width={720} onSubmit={submit} pending={save.isPending}>
+      <div className="grid-3">
+        <label className="field">
+          <span>{t.refData.name}</span>
+          <input name="name" required value={name} onChange={(e) => setName(e.target.value)} />
+        </label>
+        <label className="field">
+          <span>{t.refData.service}</span>
+          <ServiceSelect
+            value={serviceId}
+            onChange={(id) => {
+              setServiceId(id);
+              setQueueId("");
+            }}
+          />
+        </label>
+        <label className="field">
+          <span>{t.refData.queue}</span>
+          <select name="queueId" value={queueId} onChange={(e) => setQueueId(e.target.value ? Number(e.target.value) : "")}>
+            <option value="">{t.refData.allQueues}</option>
+            {queues.map((q) => (
+              <option key={q.id} value={q.id}>
+                {q.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <Check name="isBasic" label={t.refData.rates.basicLabel} checked={isBasic} onChange={setIsBasic} />
+      <div className="form-section">{t.refData.rates.prices}</div>
+      <div className="grid-4">
+        {money$("pickUp")}
+        {money$("minFare")}
+        {money$("kmCost")}
+        <label className="field">
+          <span>{t.refData.rates.kmStart}</span>
+          <input name="kmStart" type="number" min={0} value={kmStart} onChange={(e) => setKmStart(e.target.value)} />
+        </label>
+        {money$("minuteCost")}
+        {money$("standCost")}
+        {money$("waitCost")}
+        {money$("roundTo")}
+      </div>
+      <div className="form-section">{t.refData.rates.times}</div>
+      <div className="grid-4">
+        <label className="field">
+          <span>{t.refData.rates.freeStandTime}</span>
+          <input name="freeStandTime" type="number" min={0} value={freeStandTime} onChange={(e) => setFreeStandTime(e.target.value)} />
+        </label>
+        <label className="field">
+          <span>{t.refData.rates.freeWaitTime}</span>
+          <input name="freeWaitTime" type="number" min={0} value={freeWaitTime} onChange={(e) => setFreeWaitTime(e.target.value)} />
+        </label>
+        <label className="field">
+          <span>{t.refData.rates.from}</span>
+          <input name="startHour" inputMode="numeric" value={startHour} aria-invalid={touched && hoursBad} onChange={(e) => setStartHour(e.target.value)} />
+        </label>
+        <label className="field">
+          <span>{t.refData.rates.to}</span>
+          <input name="endHour" inputMode="numeric" value={endHour} aria-invalid={touched && hoursBad} onChange={(e) => setEndHour(e.target.value)} />
+        </label>
+      </div>
+      <span className="hint">{t.refData.rates.hoursHint}</span>
+      <FormError error={error} />
+      <button type="submit" hidden />
+    </FormModal>
   );
 }
 

@@ -9,7 +9,7 @@ import type { AppRouter } from "@/server/trpc/root";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
 import { Icon } from "../icons";
-import { EmptyState, Modal, PageHeader } from "../ui";
+import { EmptyState, FormModal, PageHeader } from "../ui";
 import { toast } from "../toast";
 import { errorInfo } from "../errors";
 import { Check, CitySelect, FormError, useAdminServices, useCities, useFirstCity } from "./common";
@@ -48,66 +48,45 @@ function ServiceDialog({ service, onClose }: { service: ServiceRow | null; onClo
     save.mutate({ id: service?.id, cityId, name, nameEn, description, sortOrder: Number(sortOrder) || 0, carClass: Number(carClass) || 1, active });
   };
   return (
-    <Modal
-      title={service ? t.refData.services.editTitle(service.name) : t.refData.services.create}
-      onClose={onClose}
-      width={560}
-      footer={
-        <>
-          <button type="button" className="btn" onClick={onClose}>
-            {t.common.cancel}
-          </button>
-          <button type="button" className="btn btn-primary" onClick={submit} disabled={save.isPending}>
-            {t.common.save}
-          </button>
-        </>
-      }
-    >
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
+    <FormModal title={service ? t.refData.services.editTitle(service.name) : t.refData.services.create} onClose={onClose} width={560} onSubmit={submit} pending={save.isPending}>
+      <label className="field">
+        <span>{t.refData.city}</span>
+        {service ? <input value={cities.data?.find((c) => c.id === service.cityId)?.name ?? ""} disabled /> : <CitySelect value={cityId} onChange={setCityId} />}
+      </label>
+      <div className="grid-2">
         <label className="field">
-          <span>{t.refData.city}</span>
-          {service ? <input value={cities.data?.find((c) => c.id === service.cityId)?.name ?? ""} disabled /> : <CitySelect value={cityId} onChange={setCityId} />}
+          <span>{t.refData.name}</span>
+          <input name="name" required value={name} onChange={(e) => setName(e.target.value)} />
         </label>
-        <div className="grid-2">
-          <label className="field">
-            <span>{t.refData.name}</span>
-            <input name="name" required value={name} onChange={(e) => setName(e.target.value)} />
-          </label>
-          <label className="field">
-            <span>{t.refData.nameEn}</span>
-            <input name="nameEn" required value={nameEn} onChange={(e) => setNameEn(e.target.value)} />
-          </label>
-        </div>
         <label className="field">
-          <span>{t.refData.services.description}</span>
-          <input name="description" value={description} onChange={(e) => setDescription(e.target.value)} />
+          <span>{t.refData.nameEn}</span>
+          <input name="nameEn" required value={nameEn} onChange={(e) => setNameEn(e.target.value)} />
         </label>
-        <div className="grid-2">
-          <label className="field">
-            <span>{t.refData.services.sortOrder}</span>
-            <input name="sortOrder" type="number" value={sortOrder} onChange={(e) => setSortOrder(e.target.value)} />
-          </label>
-          <label className="field">
-            <span>{t.refData.services.carClass}</span>
-            <select name="carClass" value={carClass} onChange={(e) => setCarClass(e.target.value)}>
-              {[1, 2, 3, 4, 5].map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
-            </select>
-          </label>
-        </div>
-        <Check name="active" label={t.refData.services.activeLabel} checked={active} onChange={setActive} />
-        <FormError error={error} />
-        <button type="submit" hidden />
-      </form>
-    </Modal>
+      </div>
+      <label className="field">
+        <span>{t.refData.services.description}</span>
+        <input name="description" value={description} onChange={(e) => setDescription(e.target.value)} />
+      </label>
+      <div className="grid-2">
+        <label className="field">
+          <span>{t.refData.services.sortOrder}</span>
+          <input name="sortOrder" type="number" value={sortOrder} onChange={(e) => setSortOrder(e.target.value)} />
+        </label>
+        <label className="field">
+          <span>{t.refData.services.carClass}</span>
+          <select name="carClass" value={carClass} onChange={(e) => setCarClass(e.target.value)}>
+            {[1, 2, 3, 4, 5].map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <Check name="active" label={t.refData.services.activeLabel} checked={active} onChange={setActive} />
+      <FormError error={error} />
+      <button type="submit" hidden />
+    </FormModal>
   );
 }
 

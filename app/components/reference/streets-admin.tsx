@@ -8,7 +8,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
 import { Icon } from "../icons";
-import { EmptyState, Modal, PageHeader } from "../ui";
+import { EmptyState, FormModal, PageHeader } from "../ui";
 import { toast } from "../toast";
 import { errorInfo } from "../errors";
 import { useDebounced } from "../use-debounced";
@@ -84,89 +84,68 @@ function NewStreetDialog({ cityId: initialCity, onClose, onCreated }: { cityId: 
     create.mutate({ cityId, kind, prefix: kind === "STREET" ? prefix : "", name, lat: la, lon: lo, houses: kind === "STREET" ? parsed.houses : [] });
   };
   return (
-    <Modal
-      title={t.refData.streets.newTitle}
-      onClose={onClose}
-      width={600}
-      footer={
-        <>
-          <button type="button" className="btn" onClick={onClose}>
-            {t.common.cancel}
-          </button>
-          <button type="button" className="btn btn-primary" onClick={submit} disabled={create.isPending}>
-            {t.common.create}
-          </button>
-        </>
-      }
-    >
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
-        <div className="grid-2">
-          <label className="field">
-            <span>{t.refData.city}</span>
-            <CitySelect
-              value={cityId}
-              onChange={(id) => {
-                setCityId(id);
-                const c = cities.data?.find((x) => x.id === id);
-                if (c) {
-                  setLat(String(c.lat));
-                  setLon(String(c.lon));
-                }
-              }}
-            />
-          </label>
-          <div className="field">
-            <span>{t.refData.streets.kind}</span>
-            <div className="segmented" role="group" aria-label={t.refData.streets.kind}>
-              {(["STREET", "PUBLIC_PLACE"] as const).map((k) => (
-                <button key={k} type="button" className={kind === k ? "active" : ""} aria-pressed={kind === k} onClick={() => setKind(k)}>
-                  {t.refData.streets.kinds[k]}
-                </button>
-              ))}
-            </div>
-          </div>
-        </div>
-        <div className="grid-2" style={{ gridTemplateColumns: kind === "STREET" ? "140px 1fr" : "1fr" }}>
-          {kind === "STREET" ? (
-            <label className="field">
-              <span>{t.refData.streets.prefix}</span>
-              <select name="prefix" value={prefix} onChange={(e) => setPrefix(e.target.value)}>
-                {PREFIXES.map((p) => (
-                  <option key={p} value={p}>
-                    {p}
-                  </option>
-                ))}
-              </select>
-            </label>
-          ) : null}
-          <label className="field">
-            <span>{t.refData.name}</span>
-            <input name="name" required value={name} onChange={(e) => setName(e.target.value)} />
-          </label>
-        </div>
+    <FormModal title={t.refData.streets.newTitle} onClose={onClose} width={600} onSubmit={submit} pending={create.isPending} submitLabel={t.common.create}>
+      <div className="grid-2">
+        <label className="field">
+          <span>{t.refData.city}</span>
+          <CitySelect
+            value={cityId}
+            onChange={(id) => {
+              setCityId(id);
+              const c = cities.data?.find((x) => x.id === id);
+              if (c) {
+                setLat(String(c.lat));
+                setLon(String(c.lon));
+              }
+            }}
+          />
+        </label>
         <div className="field">
-          <span>{t.refData.streets.point}</span>
-          <div className="grid-2">
-            <input name="lat" aria-label={t.refData.regions.lat} inputMode="decimal" value={lat} onChange={(e) => setLat(e.target.value)} />
-            <input name="lon" aria-label={t.refData.regions.lon} inputMode="decimal" value={lon} onChange={(e) => setLon(e.target.value)} />
+          <span>{t.refData.streets.kind}</span>
+          <div className="segmented" role="group" aria-label={t.refData.streets.kind}>
+            {(["STREET", "PUBLIC_PLACE"] as const).map((k) => (
+              <button key={k} type="button" className={kind === k ? "active" : ""} aria-pressed={kind === k} onClick={() => setKind(k)}>
+                {t.refData.streets.kinds[k]}
+              </button>
+            ))}
           </div>
         </div>
+      </div>
+      <div className="grid-2" style={{ gridTemplateColumns: kind === "STREET" ? "140px 1fr" : "1fr" }}>
         {kind === "STREET" ? (
           <label className="field">
-            <span>{t.refData.streets.houses}</span>
-            <textarea name="houses" rows={5} value={houses} placeholder={"1\n3\n5к1 55.7512 37.6123"} onChange={(e) => setHouses(e.target.value)} />
-            <span className="hint">{t.refData.streets.housesHint}</span>
+            <span>{t.refData.streets.prefix}</span>
+            <select name="prefix" value={prefix} onChange={(e) => setPrefix(e.target.value)}>
+              {PREFIXES.map((p) => (
+                <option key={p} value={p}>
+                  {p}
+                </option>
+              ))}
+            </select>
           </label>
         ) : null}
-        <FormError error={error} />
-        <button type="submit" hidden />
-      </form>
-    </Modal>
+        <label className="field">
+          <span>{t.refData.name}</span>
+          <input name="name" required value={name} onChange={(e) => setName(e.target.value)} />
+        </label>
+      </div>
+      <div className="field">
+        <span>{t.refData.streets.point}</span>
+        <div className="grid-2">
+          <input name="lat" aria-label={t.refData.regions.lat} inputMode="decimal" value={lat} onChange={(e) => setLat(e.target.value)} />
+          <input name="lon" aria-label={t.refData.regions.lon} inputMode="decimal" value={lon} onChange={(e) => setLon(e.target.value)} />
+        </div>
+      </div>
+      {kind === "STREET" ? (
+        <label className="field">
+          <span>{t.refData.streets.houses}</span>
+          <textarea name="houses" rows={5} value={houses} placeholder={"1\n3\n5к1 55.7512 37.6123"} onChange={(e) => setHouses(e.target.value)} />
+          <span className="hint">{t.refData.streets.housesHint}</span>
+        </label>
+      ) : null}
+      <FormError error={error} />
+      <button type="submit" hidden />
+    </FormModal>
   );
 }
 
