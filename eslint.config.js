@@ -1,4 +1,5 @@
 import js from "@eslint/js";
+import regexp from "eslint-plugin-regexp";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
@@ -9,6 +10,36 @@ export default tseslint.config(
     rules: {
       "@typescript-eslint/no-explicit-any": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+    },
+  },
+  {
+    // Regular expressions on request data must run in linear time: a pattern
+    // that can backtrack super-linearly lets one long request block the event loop.
+    files: ["server/**/*.ts", "app/**/*.ts", "app/**/*.tsx"],
+    plugins: { regexp },
+    rules: {
+      "regexp/no-super-linear-backtracking": "error",
+      "regexp/no-super-linear-move": "error",
+      "regexp/no-misleading-capturing-group": "error",
+    },
+  },
+  {
+    // Calls to addresses the server is given go through the one outgoing
+    // client (server/http/outgoing.ts: no redirects, address policy, size cap).
+    // (The simulator is a client of this server's own interfaces, not of given addresses.)
+    files: ["server/**/*.ts"],
+    ignores: ["server/http/outgoing.ts", "server/simulator/**"],
+    rules: {
+      "no-restricted-globals": ["error", { name: "fetch", message: "Use sendOutgoing from server/http/outgoing.ts (no redirects, address policy, size cap)." }],
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            { name: "undici", message: "Use sendOutgoing from server/http/outgoing.ts." },
+            { name: "node:https", importNames: ["request", "get"], message: "Use sendOutgoing from server/http/outgoing.ts." },
+          ],
+        },
+      ],
     },
   },
   { files: ["**/*.js", "**/*.cjs", "**/*.mjs"], languageOptions: { globals: { process: "readonly", console: "readonly" } } },

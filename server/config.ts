@@ -1,5 +1,6 @@
 // Configuration from the environment, validated once with zod. A bad setting
 // stops the process with a message that names it (see loadConfig).
+import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
 const yesNo = z
@@ -10,6 +11,15 @@ const optionalString = z
   .string()
   .optional()
   .transform((v) => (v === undefined || v.trim() === "" ? undefined : v));
+
+/** "10.0.0.1, 10.1.0.0/16, ::1": addresses and CIDR ranges, comma-separated. */
+const addressList = z
+  .string()
+  .default("")
+  .refine(
+    (text) => text.split(",").map((s) => s.trim()).filter(Boolean).every((entry) => ipaddr.isValid(entry) || ipaddr.isValidCIDR(entry)),
+    "must be IP addresses or CIDR ranges, comma-separated",
+  );
 
 export const configSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -72,6 +82,19 @@ export const configSchema = z.object({
   RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(0).default(1000),
   /** Load balancers / reverse proxies (addresses or CIDR, comma-separated) whose X-Forwarded-For names the client (docs/operations.md). */
   TRUSTED_PROXIES: z.string().default(""),
+  /** HSTS on plain HTTP too: behind a TLS-terminating proxy that forwards plain HTTP (docs/operations.md). */
+  HSTS: yesNo.default(false),
+
+  /**
+   * Outgoing calls (status callbacks, the exchange's notifications, our
+   * participant client): addresses or CIDR ranges allowed although they are
+   * loopback, private, link-local or otherwise not public (server/http/outgoing.ts).
+   */
+  OUTGOING_ALLOW: addressList,
+  /** Addresses or CIDR ranges refused although they are public. */
+  OUTGOING_DENY: addressList,
+  /** Largest reply body an outgoing call reads, in bytes. */
+  OUTGOING_MAX_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
 
   /** TLS (docs/panel.md): PEM files of the server's certificate (with its chain) and private key; both or neither. */
   TLS_CERT: optionalString,

@@ -13,7 +13,7 @@ import { closeDb, connection, db, withSession } from "./db";
 import { migrate } from "./db/migrate";
 import { seedDatabase } from "./seed";
 import { setUpDemoExchange } from "./seed/demo-exchange";
-import { publicRoute } from "./http/public-routes";
+import { appHandler } from "./http/app-handler";
 import { createAppServers, tlsConfigured } from "./http/tls";
 import { startBackgroundWork } from "./background";
 import { startSimulation } from "./simulator/in-process";
@@ -66,6 +66,7 @@ async function main(): Promise<void> {
   const app = next({ dev, dir: root, hostname: "localhost", port: cfg.PORT });
   await app.prepare();
   const nextHandler = app.getRequestHandler();
+  const route = appHandler(nextHandler);
 
   // HTTP, or HTTPS plus the participants' control panel's listener when TLS
   // is configured (server/http/tls.ts, docs/panel.md).
@@ -73,9 +74,7 @@ async function main(): Promise<void> {
     db: db(),
     next: nextHandler,
     app: (req: IncomingMessage, res: ServerResponse) => {
-      const handler = publicRoute(req.url ?? "/", req.headers);
-      const work = handler ? handler(req, res) : nextHandler(req, res);
-      Promise.resolve(work).catch((error: unknown) => {
+      Promise.resolve(route(req, res)).catch((error: unknown) => {
         log.error("request failed", error);
         if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
         res.end(JSON.stringify({ status: "ERROR", error: { code: "INTERNAL", message: "Internal server error" } }));

@@ -27,6 +27,7 @@ import {
   type Pkcs12Encryption,
   type PrivateKey,
 } from "./x509";
+import { trimChar } from "../text/trim";
 
 const DAY = 24 * 3600 * 1000;
 /** Backdating of notBefore, for clocks a little behind ours. */
@@ -267,16 +268,13 @@ export interface IssuedClientCertificate {
 
 function slug(value: string): string {
   const map: Record<string, string> = { а: "a", б: "b", в: "v", г: "g", д: "d", е: "e", ё: "e", ж: "zh", з: "z", и: "i", й: "y", к: "k", л: "l", м: "m", н: "n", о: "o", п: "p", р: "r", с: "s", т: "t", у: "u", ф: "f", х: "h", ц: "ts", ч: "ch", ш: "sh", щ: "sch", ъ: "", ы: "y", ь: "", э: "e", ю: "yu", я: "ya" };
-  return (
-    value
-      .toLowerCase()
-      .split("")
-      .map((c) => map[c] ?? c)
-      .join("")
-      .replace(/[^a-z0-9]+/g, "-")
-      .replace(/^-+|-+$/g, "")
-      .slice(0, 60) || "certificate"
-  );
+  const dashed = value
+    .toLowerCase()
+    .split("")
+    .map((c) => map[c] ?? c)
+    .join("")
+    .replace(/[^a-z0-9]+/g, "-");
+  return trimChar(dashed, "-").slice(0, 60) || "certificate";
 }
 
 /** The chain above an authority, upwards to (and with) its root. */

@@ -88,9 +88,11 @@ export function parsePolygonText(text: string): Array<[number, number]> | null {
     .filter(Boolean);
   const out: Array<[number, number]> = [];
   for (const line of lines) {
-    const m = /^(-?\d+(?:\.\d+)?)\s*[,\s]\s*(-?\d+(?:\.\d+)?)$/.exec(line);
-    if (!m) return null;
-    out.push([Number(m[1]), Number(m[2])]);
+    // "55.7, 37.6" or "55.7 37.6": two numbers, one separator (split, not one pattern: linear on any input).
+    const parts = line.split(/[\s,]+/);
+    const number = /^-?\d+(?:\.\d+)?$/;
+    if (parts.length !== 2 || line.split(",").length > 2 || !number.test(parts[0]!) || !number.test(parts[1]!)) return null;
+    out.push([Number(parts[0]), Number(parts[1])]);
   }
   return out;
 }

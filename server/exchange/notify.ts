@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import type { Tx } from "../db";
 import { config } from "../config";
 import type { Prisma } from "../generated/prisma/client";
+import { trimEndChar } from "../text/trim";
 
 export type NotificationTopic =
   | "order/registered"
@@ -47,7 +48,7 @@ export async function serverUrls(tx: Tx, participantIds: number[]): Promise<Map<
     orderBy: { id: "asc" },
   });
   const urls = new Map<number, string>();
-  for (const s of servers) if (!urls.has(s.participantId)) urls.set(s.participantId, s.url.replace(/\/+$/, ""));
+  for (const s of servers) if (!urls.has(s.participantId)) urls.set(s.participantId, trimEndChar(s.url, "/"));
   return urls;
 }
 

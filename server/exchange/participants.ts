@@ -6,6 +6,7 @@
 import type { Db, DbOrTx } from "../db";
 import { issueClientKey } from "./sessions";
 import { adjustBalance } from "./ledger";
+import { trimEndChar } from "../text/trim";
 
 export async function listProfiles(db: Db) {
   const rows = await db.exchangeParticipant.findMany({ where: { disabled: false }, orderBy: { id: "asc" } });
@@ -57,7 +58,7 @@ export async function createParticipant(db: DbOrTx, input: ParticipantInput) {
 
 export async function addServer(db: DbOrTx, participantId: number, input: ServerInput) {
   return db.exchangeServer.create({
-    data: { participantId, url: input.url.replace(/\/+$/, ""), address: input.address },
+    data: { participantId, url: trimEndChar(input.url, "/"), address: input.address },
     select: { id: true, url: true, address: true },
   });
 }

@@ -7,30 +7,19 @@
 // when absent); the operator may change that.
 import type { Db } from "../db";
 import { log } from "../log";
+import { OutgoingError, replyObject, sendOutgoing } from "../http/outgoing";
 
 const TIMEOUT_MS = 5_000;
 
 async function call(method: "GET" | "POST", url: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), TIMEOUT_MS);
-  try {
-    const res = await fetch(url, {
-      method,
-      signal: controller.signal,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    let json: unknown = {};
-    try {
-      json = text ? JSON.parse(text) : {};
-    } catch {
-      json = {};
-    }
-    return { status: res.status, json: json && typeof json === "object" && !Array.isArray(json) ? (json as Record<string, unknown>) : {} };
-  } finally {
-    clearTimeout(timer);
-  }
+  const reply = await sendOutgoing({
+    method,
+    url,
+    timeoutMs: TIMEOUT_MS,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: reply.status, json: replyObject(reply) };
 }
 
 const str = (v: unknown, max = 200) => (v === undefined || v === null ? "" : String(v).slice(0, max));
@@ -106,7 +95,8 @@ export async function checkServer(db: Db, server: { id: number; participantId: n
     }
   } catch (error) {
     result.ok = false;
-    result.error = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+    // A category, never raw socket text: participants read it in their panel.
+    result.error = error instanceof OutgoingError ? error.message : "the check failed";
     await db.exchangeServer
       .update({ where: { id: server.id }, data: { lastCheckAt: new Date(), lastCheckOk: false }, select: { id: true } })
       .catch(() => undefined);

@@ -19,6 +19,7 @@
 // contains (has / has every) and in (has some).
 import type { Prisma } from "../generated/prisma/client";
 import { badRequest, wrongType } from "./errors";
+import { trimEndChar, trimStartChar } from "../text/trim";
 
 type Kind = "string" | "int" | "intArray";
 
@@ -190,9 +191,9 @@ class Translator {
  */
 function likeFilter(pattern: string, at: string): Record<string, unknown> {
   const leading = pattern.startsWith("%");
-  const rest = pattern.replace(/^%+/, "");
+  const rest = trimStartChar(pattern, "%");
   const trailing = rest.endsWith("%");
-  const text = rest.replace(/%+$/, "");
+  const text = trimEndChar(rest, "%");
   if (/[%_]/.test(text)) {
     throw badRequest(`${at}: like supports % at the start and at the end of the pattern only (no % or _ inside)`, { parameter: at });
   }

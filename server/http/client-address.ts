@@ -51,6 +51,14 @@ export function clientAddressOf(socketAddress: string, forwardedFor: string | st
   return chain[0] ?? peer;
 }
 
+/**
+ * Set by the custom server on requests it hands to Next (after removing any
+ * a client sent): the address clientAddress() found, for code running inside
+ * Next (the console's sign-in throttle), which has no socket.
+ */
+export const CLIENT_ADDRESS_HEADER = "x-taxi-client-address";
+
+/** The one place a request's client address is decided, for every listener and adapter. */
 export function clientAddress(req: IncomingMessage): string {
   const proxies = trustedProxies();
   // No proxies configured (the usual case): the peer, without a BlockList check per request.

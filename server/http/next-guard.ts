@@ -1,9 +1,11 @@
 // Requests the custom server refuses before Next sees them:
-//   - a path that is not valid percent-encoding: Next's router throws while
-//     decoding a dynamic segment (e.g. /api/trpc/%FF) and answers 500; here
-//     it is a 400;
-//   - a body declared larger than NEXT_MAX_BODY_BYTES: Next's route handlers
-//     (tRPC, next-auth) would read any size into memory; here it is a 413.
+//   - a path that is not a valid target (bad percent-encoding, control
+//     characters): Next's router throws while decoding a dynamic segment
+//     (e.g. /api/trpc/%FF) and answers 500; here it is a 400;
+//   - a body larger than NEXT_MAX_BODY_BYTES, declared or not: Next's route
+//     handlers (tRPC, next-auth) would read any size into memory. A declared
+//     one is refused at once; a chunked one is counted as it arrives and the
+//     request is cut off at the limit (limitNextBody).
 // Answered with a small JSON body (tRPC's error shape under /api/trpc, so
 // that its client reads it as an ordinary error).
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
@@ -11,34 +13,58 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:
 /** The console's requests are small forms and JSON; 1 MiB is Next's own limit for server actions. */
 export const NEXT_MAX_BODY_BYTES = 1024 * 1024;
 
-function decodable(path: string): boolean {
-  try {
-    decodeURIComponent(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export type Refusal = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-function refusal(path: string, status: number, message: string): Refusal {
+function refusalBody(path: string, status: number, message: string): string {
   const code = status === 413 ? "PAYLOAD_TOO_LARGE" : "BAD_REQUEST";
   const body = path.startsWith("/api/trpc/")
     ? { error: { json: { message, code: -32600, data: { code, httpStatus: status } } } }
     : { error: status === 413 ? "Payload Too Large" : "Bad Request", message };
+  return JSON.stringify(body);
+}
+
+function refusal(path: string, status: number, message: string): Refusal {
+  const body = refusalBody(path, status, message);
   return async (req, res) => {
     req.resume();
-    res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
-    res.end(JSON.stringify(body));
+    res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...(status === 413 ? { connection: "close" } : {}) });
+    res.end(body);
   };
 }
 
+/** The refusal of a request whose target is not valid. */
+export const invalidTarget: Refusal = refusal("/", 400, "The URL is not a valid request target");
+
 /** A refusal for a request bound for Next that Next would mishandle; undefined to let Next have it. */
-export function guardNextRequest(url: string, headers: IncomingHttpHeaders = {}): Refusal | undefined {
-  const q = url.indexOf("?");
-  const path = q === -1 ? url : url.slice(0, q);
-  if (!decodable(path)) return refusal(path, 400, "The URL is not valid percent-encoding");
+export function guardNextRequest(path: string, headers: IncomingHttpHeaders = {}): Refusal | undefined {
   if (Number(headers["content-length"] ?? 0) > NEXT_MAX_BODY_BYTES) return refusal(path, 413, `The body is larger than ${NEXT_MAX_BODY_BYTES} bytes`);
   return undefined;
+}
+
+/**
+ * Counts the body's bytes as Node's parser hands them to the request, before
+ * any reader sees them, and cuts the request off past the limit (a 413 when
+ * no reply was started). The count sits on the request's own `push`, so it
+ * holds whatever the headers claim (chunked, no length) and whoever reads
+ * the body (Next, next-auth, tRPC), without reading it for them.
+ */
+export function limitNextBody(path: string, req: IncomingMessage, res: ServerResponse, limit = NEXT_MAX_BODY_BYTES): void {
+  let size = 0;
+  const push = req.push.bind(req);
+  req.push = (chunk: unknown, encoding?: BufferEncoding): boolean => {
+    if (chunk !== null && chunk !== undefined) {
+      size += Buffer.isBuffer(chunk) || chunk instanceof Uint8Array ? chunk.length : String(chunk).length;
+      if (size > limit) {
+        req.push = () => false;
+        if (!res.headersSent) {
+          res.writeHead(413, { "content-type": "application/json; charset=utf-8", connection: "close" });
+          res.end(refusalBody(path, 413, `The body is larger than ${limit} bytes`), () => req.socket.destroy());
+        } else {
+          req.socket.destroy();
+        }
+        return false;
+      }
+    }
+    return push(chunk, encoding);
+  };
 }

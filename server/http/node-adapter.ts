@@ -1,7 +1,8 @@
 // Serves an ApiHandler from node:http without Next's pipeline (the fast path).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { clientAddress } from "./client-address";
-import { MAX_BODY_BYTES, trimSlashes, type ApiHandler, type ApiRequest } from "./types";
+import { canonicalizeRequest, pathBelow } from "./request-target";
+import { MAX_BODY_BYTES, type ApiHandler, type ApiRequest } from "./types";
 
 function readBody(req: IncomingMessage): Promise<{ body: Buffer; tooLarge: boolean }> {
   return new Promise((resolve, reject) => {
@@ -26,7 +27,8 @@ function readBody(req: IncomingMessage): Promise<{ body: Buffer; tooLarge: boole
 
 export function toNodeHandler(prefix: string, handler: ApiHandler) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? "/", "http://localhost");
+    // The router already checked the target; an invalid one never gets here.
+    const target = canonicalizeRequest(req) ?? { path: "/", search: "" };
     const { body, tooLarge } = await readBody(req);
     const headers: Record<string, string | undefined> = {};
     for (const [name, value] of Object.entries(req.headers)) {
@@ -34,8 +36,8 @@ export function toNodeHandler(prefix: string, handler: ApiHandler) {
     }
     const request: ApiRequest = {
       method: req.method ?? "GET",
-      path: trimSlashes(url.pathname.slice(prefix.length)),
-      query: url.searchParams,
+      path: pathBelow(target.path, prefix),
+      query: new URLSearchParams(target.search),
       headers,
       body,
       remoteAddress: clientAddress(req),

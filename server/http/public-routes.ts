@@ -1,37 +1,52 @@
-// Which paths the custom server serves itself (the public APIs, skipping
-// Next's pipeline) and with which handler. The same handlers are exported by
-// the route files under app/, so both ways run one implementation. Requests
-// that would make Next answer 500 are refused here (next-guard.ts).
+// Which handler serves a request on the main listener, decided once on the
+// request's canonical target (request-target.ts): the public APIs straight
+// from their handler modules (skipping Next's pipeline), everything else Next.
+// Protocol paths are decided without regard to case or spelling, so no
+// spelling of /participant/... (or /api, /exchange, /driver-app) reaches Next:
+// Next has no route files for them (the one place the protocols are served).
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { handleDispatchApi } from "../dispatch-api/router";
 import { handleExchangeApi } from "../exchange-api/router";
 import { handleParticipantApi } from "../participant-api/router";
 import { handleDriverApp } from "../driver-app/api/router";
 import { handleHealth } from "./health";
-import { guardNextRequest } from "./next-guard";
+import { guardNextRequest, invalidTarget } from "./next-guard";
 import { toNodeHandler } from "./node-adapter";
+import { underPrefix, type RequestTarget } from "./request-target";
 
-type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-const dispatch = toNodeHandler("/api", handleDispatchApi);
-const exchange = toNodeHandler("/exchange", handleExchangeApi);
-const participant = toNodeHandler("/participant", handleParticipantApi);
-const driverApp = toNodeHandler("/driver-app", handleDriverApp);
+/** The protocols the custom server serves itself, by path prefix. */
+export const PROTOCOL_PREFIXES = ["/api", "/exchange", "/participant", "/driver-app"] as const;
+
+const protocols: Array<[prefix: string, handler: NodeHandler]> = [
+  ["/api", toNodeHandler("/api", handleDispatchApi)],
+  ["/exchange", toNodeHandler("/exchange", handleExchangeApi)],
+  ["/participant", toNodeHandler("/participant", handleParticipantApi)],
+  ["/driver-app", toNodeHandler("/driver-app", handleDriverApp)],
+];
 
 /** Console paths under /api that belong to Next (next-auth, tRPC). */
-const NEXT_API_PREFIXES = ["/api/auth/", "/api/trpc/"];
+const NEXT_API_PREFIXES = ["/api/auth", "/api/trpc"];
 
-export function publicRoute(url: string, headers?: IncomingHttpHeaders): NodeHandler | undefined {
-  const q = url.indexOf("?");
-  const path = q === -1 ? url : url.slice(0, q);
-  if (path === "/api" || path.startsWith("/api/")) {
-    if (NEXT_API_PREFIXES.some((prefix) => path.startsWith(prefix))) return guardNextRequest(url, headers);
-    return dispatch;
+/** Whether Next serves this canonical path under /api (exact case: Next's routes are case-sensitive). */
+function isNextApiPath(path: string): boolean {
+  return NEXT_API_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+}
+
+/**
+ * The handler for a request, or undefined to let Next have it. `target`
+ * undefined: the path was not a valid target (refused).
+ */
+export function publicRoute(target: RequestTarget | undefined, headers?: IncomingHttpHeaders): NodeHandler | undefined {
+  if (!target) return invalidTarget;
+  const { path } = target;
+  for (const [prefix, handler] of protocols) {
+    if (!underPrefix(path, prefix)) continue;
+    if (prefix === "/api" && isNextApiPath(path)) return guardNextRequest(path, headers);
+    return handler;
   }
-  if (path === "/exchange" || path.startsWith("/exchange/")) return exchange;
-  if (path === "/participant" || path.startsWith("/participant/")) return participant;
-  if (path === "/driver-app" || path.startsWith("/driver-app/")) return driverApp;
   if (path === "/healthz") return handleHealth;
   // Everything else is Next's, unless it would make Next fail (next-guard.ts).
-  return guardNextRequest(url, headers);
+  return guardNextRequest(path, headers);
 }

@@ -16,8 +16,11 @@
 // page, and would mix certificate-bound and session-bound requests on one
 // port.
 //
-// Identity: every request on every listener first loses its x-panel-*
-// headers. On the panel's listener, each request to a panel page has its
+// Routing on both listeners is decided on the request's canonical path
+// (request-target.ts), the same path Next then sees.
+//
+// Identity: every request on every listener first loses its x-panel-* (and
+// x-taxi-*) headers. On the panel's listener, each request to a panel page has its
 // presented chain verified (chain to the designated root, dates, revocation
 // of every certificate in the chain, a participant's client certificate we
 // issued: server/certificates/verify.ts, read from the database each time, so
@@ -34,7 +37,9 @@ import { log } from "../log";
 import { developmentTlsFiles, ensureDevelopmentTls } from "../certificates/dev-tls";
 import { trustAnchors, verifyClientChain } from "../certificates/verify";
 import { certificateToPem } from "../certificates/x509";
-import { PANEL_HEADER_PREFIX, PANEL_IDENTITY_HEADER, signPanelIdentity } from "../panel/identity";
+import { PANEL_IDENTITY_HEADER, signPanelIdentity } from "../panel/identity";
+import { setInternalHeader, stripInternalHeaders, toNext } from "./app-handler";
+import { canonicalizeRequest, underPrefix, type RequestTarget } from "./request-target";
 import { panelDisabledPage, panelElsewherePage, panelNotFoundPage, refusalPage, requestLocale } from "../panel/refusal";
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => unknown;
@@ -81,33 +86,19 @@ export async function loadTls(db: Db, cfg: Config = config()): Promise<TlsMateri
 
 // ---------------------------------------------------------------- requests
 
-function pathOf(url: string | undefined): string {
-  const value = url ?? "/";
-  const q = value.indexOf("?");
-  return q === -1 ? value : value.slice(0, q);
-}
-
+/** A canonical path of the panel's (any case: "/Panel" is no way around the certificate). */
 export function isPanelPath(path: string): boolean {
-  return path === "/panel" || path.startsWith("/panel/");
+  return underPrefix(path, "/panel");
 }
 
-/** What the panel's listener serves besides the panel: Next's own files. */
-function isAssetPath(path: string): boolean {
-  return path.startsWith("/_next/") || path === "/favicon.svg" || path === "/favicon.ico";
-}
-
-/** Removes every x-panel-* header a client sent (raw and parsed). */
-export function stripPanelHeaders(req: IncomingMessage): void {
-  const raw = req.rawHeaders;
-  for (let i = raw.length - 2; i >= 0; i -= 2) {
-    if ((raw[i] ?? "").toLowerCase().startsWith(PANEL_HEADER_PREFIX)) raw.splice(i, 2);
-  }
-  for (const name of Object.keys(req.headers)) if (name.startsWith(PANEL_HEADER_PREFIX)) delete req.headers[name];
-}
-
-function setIdentity(req: IncomingMessage, value: string): void {
-  req.headers[PANEL_IDENTITY_HEADER] = value;
-  req.rawHeaders.push(PANEL_IDENTITY_HEADER, value);
+/**
+ * What the panel's listener serves without a certificate: Next's built static
+ * files, read only. Nothing else of Next's (images, data, other pages) is
+ * reachable there; the decision is on the canonical path (request-target.ts).
+ */
+function isStaticAsset(target: RequestTarget, method: string | undefined): boolean {
+  if (method !== "GET" && method !== "HEAD") return false;
+  return target.path.startsWith("/_next/static/") || target.path === "/favicon.svg" || target.path === "/favicon.ico";
 }
 
 function sendHtml(res: ServerResponse, status: number, html: string, extra: Record<string, string> = {}): void {
@@ -181,12 +172,13 @@ export async function createAppServers(input: { db: Db; app: Handler; next: Hand
   let panelPort: number | undefined;
 
   const mainHandler: Handler = (req, res) => {
-    stripPanelHeaders(req);
-    if (!isPanelPath(pathOf(req.url))) return input.app(req, res);
+    stripInternalHeaders(req);
+    const target = canonicalizeRequest(req);
+    if (!target || !isPanelPath(target.path)) return input.app(req, res);
     const locale = requestLocale(req);
     if (!tls || panelPort === undefined) return sendHtml(res, 404, panelDisabledPage(locale));
-    const target = `https://${hostFor(req, cfg)}:${panelPort}${req.url ?? "/panel"}`;
-    return sendHtml(res, 307, panelElsewherePage(locale, target), { location: target });
+    const location = `https://${hostFor(req, cfg)}:${panelPort}${req.url ?? "/panel"}`;
+    return sendHtml(res, 307, panelElsewherePage(locale, location), { location });
   };
 
   if (!tls) {
@@ -209,22 +201,23 @@ export async function createAppServers(input: { db: Db; app: Handler; next: Hand
   const main = createHttpsServer(tlsOptions, guarded(withHsts(mainHandler)));
 
   const panelHandler: Handler = async (req, res) => {
-    stripPanelHeaders(req);
-    const path = pathOf(req.url);
+    stripInternalHeaders(req);
+    const target = canonicalizeRequest(req);
     const locale = requestLocale(req);
-    if (path === "/") {
+    if (!target) return sendHtml(res, 400, panelNotFoundPage(locale));
+    if (target.path === "/") {
       res.writeHead(302, { location: "/panel" });
       return res.end();
     }
-    if (isAssetPath(path)) return input.next(req, res);
-    if (!isPanelPath(path)) return sendHtml(res, 404, panelNotFoundPage(locale));
+    if (isStaticAsset(target, req.method)) return toNext(input.next, req, res);
+    if (!isPanelPath(target.path)) return sendHtml(res, 404, panelNotFoundPage(locale));
     const verification = await verifyClientChain(input.db, presentedChain(req.socket as TLSSocket));
     if (!verification.ok) {
       log.info("panel access refused", { reason: verification.reason, detail: verification.detail, serial: verification.serial ?? null, remote: req.socket.remoteAddress ?? null });
       return sendHtml(res, 403, refusalPage(locale, verification.reason), { "x-panel-refusal": verification.reason });
     }
-    setIdentity(req, signPanelIdentity({ participantId: verification.participantId, serial: verification.serial }));
-    return input.next(req, res);
+    setInternalHeader(req, PANEL_IDENTITY_HEADER, signPanelIdentity({ participantId: verification.participantId, serial: verification.serial }));
+    return toNext(input.next, req, res);
   };
 
   // the names the browser is told to pick a certificate by: the designated root

@@ -33,6 +33,3 @@ export function jsonResponse(status: number, value: unknown, headers: Record<str
   };
 }
 
-export function trimSlashes(path: string): string {
-  return path.replace(/^\/+|\/+$/g, "");
-}

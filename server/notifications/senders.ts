@@ -2,6 +2,7 @@
 // sender (development: the log); HTTP channels carry the delivery id so that
 // the receiver can apply a redelivered message once.
 import { log } from "../log";
+import { OutgoingError, sendOutgoing, type OutgoingFailure } from "../http/outgoing";
 
 export interface Delivery {
   deliveryId: string;
@@ -15,6 +16,8 @@ export interface DeliveryResult {
   ok: boolean;
   httpStatus?: number;
   error?: string;
+  /** Why an HTTP delivery failed before any usable reply (server/http/outgoing.ts). */
+  failure?: OutgoingFailure;
 }
 
 export interface SmsSender {
@@ -35,25 +38,26 @@ export function setSmsSender(sender: SmsSender): void {
 
 const TIMEOUT_MS = 10_000;
 
+/** An HTTP delivery through the one outgoing client (server/http/outgoing.ts): no redirects, the address policy, a size cap. */
 async function http(method: "GET" | "POST", url: string, delivery: Delivery): Promise<DeliveryResult> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), TIMEOUT_MS);
   try {
-    const res = await fetch(url, {
+    const reply = await sendOutgoing({
       method,
-      signal: controller.signal,
+      url,
+      timeoutMs: TIMEOUT_MS,
+      // The receiver's answer is not used: a small cap is plenty.
+      maxBytes: 64 * 1024,
       headers: {
         "x-delivery-id": delivery.deliveryId,
         ...(method === "POST" ? { "content-type": "application/json" } : {}),
       },
       body: method === "POST" ? JSON.stringify(delivery.payload) : undefined,
     });
-    await res.arrayBuffer().catch(() => undefined);
-    return res.ok ? { ok: true, httpStatus: res.status } : { ok: false, httpStatus: res.status, error: `HTTP ${res.status}` };
+    const ok = reply.status >= 200 && reply.status < 300;
+    return ok ? { ok: true, httpStatus: reply.status } : { ok: false, httpStatus: reply.status, error: `HTTP ${reply.status}` };
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error) };
-  } finally {
-    clearTimeout(timer);
+    if (error instanceof OutgoingError) return { ok: false, ...(error.status ? { httpStatus: error.status } : {}), error: error.message, failure: error.category };
+    return { ok: false, error: "the call failed" };
   }
 }
 

@@ -11,6 +11,7 @@ import type { Db } from "../db";
 import { adjustBalance } from "../exchange/ledger";
 import { addServer, createParticipant, upsertService } from "../exchange/participants";
 import { hashSecret, issueClientKey } from "../exchange/sessions";
+import { trimEndChar } from "../text/trim";
 
 export const OUR_PARTICIPANT = "Наше такси";
 
@@ -87,7 +88,7 @@ export async function seedExchange(db: Db, options: SeedExchangeOptions): Promis
 
   let created = false;
   let generated: string | undefined;
-  const base = options.publicUrl.replace(/\/+$/, "");
+  const base = trimEndChar(options.publicUrl, "/");
   let ours = await db.exchangeParticipant.findFirst({ where: { name: OUR_PARTICIPANT }, select: { id: true } });
   if (!ours) {
     created = true;

@@ -12,6 +12,7 @@ import type { Rng } from "../seed/demo/random";
 import { CallError, ExchangeClient, type TransportOptions } from "./http";
 import { haversineMetres } from "./geo";
 import type { Engine } from "./engine";
+import { trimEndChar } from "../text/trim";
 
 export interface ParticipantOptions {
   /** The exchange, e.g. http://127.0.0.1:3000/exchange */
@@ -299,7 +300,7 @@ export class SimParticipant {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const path = new URL(req.url ?? "/", "http://localhost").pathname.replace(/\/+$/, "") || "/";
+    const path = trimEndChar(new URL(req.url ?? "/", "http://localhost").pathname, "/") || "/";
     let body: Record<string, unknown> = {};
     try {
       const text = Buffer.concat(chunks).toString("utf8");

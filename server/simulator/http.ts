@@ -4,6 +4,7 @@
 // HTTP, nothing else: the simulator never touches the database.
 import { Agent as HttpAgent, request as httpRequest } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { trimEndChar } from "../text/trim";
 
 /** A refused or failed call: the interface's error code, or NETWORK / HTTP_<status>. */
 export class CallError extends Error {
@@ -170,7 +171,7 @@ export class ExchangeClient {
 
   async post(path: string, data: Record<string, unknown>, token?: string): Promise<Record<string, unknown>> {
     const reply = await send(
-      `${this.exchangeUrl.replace(/\/+$/, "")}/${path}`,
+      `${trimEndChar(this.exchangeUrl, "/")}/${path}`,
       { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ...(token ? { meta: { token } } : {}), data }) },
       this.transport,
     );

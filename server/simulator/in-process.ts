@@ -20,6 +20,7 @@ import { Engine, type Participant } from "./engine";
 import { SimParticipant } from "./exchange";
 import { provisionSimulatedParticipant, simulatedParticipantKeyFor } from "./exchange-provision";
 import { Rng } from "../seed/demo/random";
+import { trimEndChar } from "../text/trim";
 
 export function simulatorApiKeyFor(secret: string): string {
   return `tk_sim_${createHmac("sha256", secret).update("taxi-dispatch/simulator/api-key/v1").digest("base64url")}`;
@@ -81,7 +82,7 @@ function ownExchange(exchangeUrl: string | undefined, port: number): boolean {
     const publicUrl = config().PUBLIC_URL;
     const ours = publicUrl !== undefined && new URL(publicUrl).host === url.host;
     const loopback = ["localhost", "127.0.0.1", "[::1]", "::1"].includes(url.hostname) && Number(url.port || (url.protocol === "https:" ? 443 : 80)) === port;
-    return (ours || loopback) && url.pathname.replace(/\/+$/, "") === "/exchange";
+    return (ours || loopback) && trimEndChar(url.pathname, "/") === "/exchange";
   } catch {
     return false;
   }

@@ -93,6 +93,8 @@ export async function startServer(options: StartOptions = {}): Promise<StartedSe
     LOG_LEVEL: "warn",
     SIMULATE: "0",
     DEMO_EXCHANGE: "0",
+    // The suites' receivers, fake exchanges and participants listen on loopback (server/http/outgoing.ts refuses it by default).
+    OUTGOING_ALLOW: "127.0.0.0/8,::1",
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...options.env,
   };

@@ -68,6 +68,8 @@ export async function startTlsServer(options: { env: Record<string, string>; app
     LANGUAGE: "en",
     LOG_LEVEL: "warn",
     EXCHANGE_CHECK_SECONDS: "0",
+    // The suites' receivers, fake exchanges and participants listen on loopback (server/http/outgoing.ts refuses it by default).
+    OUTGOING_ALLOW: "127.0.0.0/8,::1",
     ...(options.env.TLS_CERT ? {} : { TLS_DEV: "yes" }),
     ...options.env,
   };

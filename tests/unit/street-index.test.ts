@@ -16,6 +16,7 @@ import { findStreet, searchStreets } from "@/server/geo/streets";
 import { compareCodePoints, STREET_INDEX_SQL, StreetIndex, streetIndexStatus } from "@/server/geo/street-index";
 import { normalizeForSearch, searchWords } from "@/server/geo/normalize";
 import { publicRoute } from "@/server/http/public-routes";
+import { canonicalizeRequest } from "@/server/http/request-target";
 import { findStreetSql, searchStreetsSql, streetPatterns } from "../support/street-sql";
 
 const dir = mkdtempSync(path.join(tmpdir(), "taxi-streets-"));
@@ -37,7 +38,7 @@ beforeAll(async () => {
   cityIds = (await db().city.findMany({ select: { id: true }, orderBy: { id: "asc" } })).map((c) => c.id);
   fullNames = (await db().street.findMany({ select: { fullName: true }, orderBy: { id: "asc" } })).map((s) => s.fullName);
   server = createServer((req, res) => {
-    void publicRoute(req.url ?? "/", req.headers)!(req, res);
+    void publicRoute(canonicalizeRequest(req), req.headers)!(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();

@@ -28,9 +28,12 @@ export function parseHouses(text: string): { houses: HouseLine[]; bad: string | 
   for (const raw of text.split("\n")) {
     const line = raw.trim();
     if (!line) continue;
-    const m = /^(.+?)[\s;,]+(-?\d{1,2}\.\d+)[\s;,]+(-?\d{1,3}\.\d+)\s*$/.exec(line);
-    if (m) {
-      houses.push({ number: m[1]!.trim(), lat: Number(m[2]), lon: Number(m[3]) });
+    // "12к2 55.7512 37.6123": the last two tokens are coordinates (tokens, not one pattern: linear on any input).
+    const tokens = line.split(/[\s;,]+/);
+    const lat = tokens.at(-2) ?? "";
+    const lon = tokens.at(-1) ?? "";
+    if (tokens.length >= 3 && /^-?\d{1,2}\.\d+$/.test(lat) && /^-?\d{1,3}\.\d+$/.test(lon)) {
+      houses.push({ number: tokens.slice(0, -2).join(" "), lat: Number(lat), lon: Number(lon) });
       continue;
     }
     for (const part of line.split(/[,;]/)) {

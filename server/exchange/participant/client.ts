@@ -13,6 +13,8 @@ import { connection, type Db, type DbOrTx, type Tx } from "../../db";
 import { ExchangeError, type ErrorCode } from "../../errors";
 import type { Prisma } from "../../generated/prisma/client";
 import { log } from "../../log";
+import { OutgoingError, replyObject, sendOutgoing } from "../../http/outgoing";
+import { trimEndChar } from "../../text/trim";
 
 export interface ParticipantSettings {
   /** The exchange's base address, e.g. https://exchange.example/exchange */
@@ -23,7 +25,7 @@ export interface ParticipantSettings {
 export function participantSettings(): ParticipantSettings | undefined {
   const cfg = config();
   if (!cfg.EXCHANGE_URL || !cfg.EXCHANGE_CLIENT_KEY) return undefined;
-  return { url: cfg.EXCHANGE_URL.replace(/\/+$/, ""), key: cfg.EXCHANGE_CLIENT_KEY };
+  return { url: trimEndChar(cfg.EXCHANGE_URL, "/"), key: cfg.EXCHANGE_CLIENT_KEY };
 }
 
 export function requireSettings(): ParticipantSettings {
@@ -61,28 +63,18 @@ export interface ExchangeReply {
 /** One HTTP call to the exchange (no retry). A network failure is a ServiceUnavailable-like error. */
 export async function exchangeHttp(path: string, body: unknown, token?: string): Promise<ExchangeReply> {
   const { url } = requireSettings();
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), TIMEOUT_MS);
   try {
-    const res = await fetch(`${url}/${path}`, {
+    const reply = await sendOutgoing({
       method: "POST",
-      signal: controller.signal,
+      url: `${url}/${path}`,
+      timeoutMs: TIMEOUT_MS,
       headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: JSON.stringify(body),
     });
-    const text = await res.text();
-    let parsed: unknown = {};
-    try {
-      parsed = text ? JSON.parse(text) : {};
-    } catch {
-      parsed = {};
-    }
-    return { status: res.status, body: parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {} };
+    return { status: reply.status, body: replyObject(reply) };
   } catch (error) {
-    const message = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-    throw new ExchangeError("INTERNAL", { reason: `the exchange is unreachable: ${message}` });
-  } finally {
-    clearTimeout(timer);
+    const reason = error instanceof OutgoingError ? error.message : "the call failed";
+    throw new ExchangeError("INTERNAL", { reason: `the exchange is unreachable: ${reason}` });
   }
 }
 

@@ -76,6 +76,8 @@ export async function appInstance(database: TestDatabase, options: InstanceOptio
     EXCHANGE_CHECK_SECONDS: "0",
     // The built-in simulator (on by default) would write by itself.
     SIMULATE: "0",
+    // The suites' receivers, fake exchanges and participants listen on loopback (server/http/outgoing.ts refuses it by default).
+    OUTGOING_ALLOW: "127.0.0.0/8,::1",
     ...database.env,
     ...options.env,
   };

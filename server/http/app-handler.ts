@@ -1,0 +1,46 @@
+// The main listener's request handler: the one routing decision on the
+// canonical target (request-target.ts), the protocols' fast handlers, and
+// Next for everything else, with the limits Next lacks (next-guard.ts) and
+// the client's address, taken from the socket by client-address.ts, handed to
+// Next's code in a header that no client can set (it is removed first).
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { CLIENT_ADDRESS_HEADER, clientAddress } from "./client-address";
+import { limitNextBody } from "./next-guard";
+import { publicRoute } from "./public-routes";
+import { canonicalizeRequest } from "./request-target";
+
+export type NextHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
+
+/** Headers that only the server sets: removed from every incoming request on every listener. */
+export const INTERNAL_HEADER_PREFIXES = ["x-panel-", "x-taxi-"] as const;
+
+export function stripInternalHeaders(req: IncomingMessage): void {
+  const internal = (name: string) => {
+    const lower = name.toLowerCase();
+    return INTERNAL_HEADER_PREFIXES.some((prefix) => lower.startsWith(prefix));
+  };
+  const raw = req.rawHeaders;
+  for (let i = raw.length - 2; i >= 0; i -= 2) if (internal(raw[i] ?? "")) raw.splice(i, 2);
+  for (const name of Object.keys(req.headers)) if (internal(name)) delete req.headers[name];
+}
+
+export function setInternalHeader(req: IncomingMessage, name: string, value: string): void {
+  req.headers[name] = value;
+  req.rawHeaders.push(name, value);
+}
+
+/** Hands a request to Next: body counted, client address from the socket. */
+export function toNext(next: NextHandler, req: IncomingMessage, res: ServerResponse): unknown {
+  const target = canonicalizeRequest(req);
+  limitNextBody(target?.path ?? "/", req, res);
+  setInternalHeader(req, CLIENT_ADDRESS_HEADER, clientAddress(req));
+  return next(req, res);
+}
+
+export function appHandler(next: NextHandler) {
+  return (req: IncomingMessage, res: ServerResponse): unknown => {
+    stripInternalHeaders(req);
+    const handler = publicRoute(canonicalizeRequest(req), req.headers);
+    return handler ? handler(req, res) : toNext(next, req, res);
+  };
+}
