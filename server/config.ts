@@ -82,6 +82,8 @@ export const configSchema = z.object({
   RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(0).default(1000),
   /** Load balancers / reverse proxies (addresses or CIDR, comma-separated) whose X-Forwarded-For names the client (docs/operations.md). */
   TRUSTED_PROXIES: z.string().default(""),
+  /** Open connections per listener; more wait in the kernel's queue or are refused (server/http/tls.ts). */
+  MAX_CONNECTIONS: z.coerce.number().int().min(16).max(1_000_000).default(4096),
   /** HSTS on plain HTTP too: behind a TLS-terminating proxy that forwards plain HTTP (docs/operations.md). */
   HSTS: yesNo.default(false),
 

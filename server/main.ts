@@ -81,8 +81,6 @@ async function main(): Promise<void> {
       });
     },
   });
-  const server = servers.main;
-  server.keepAliveTimeout = 65_000;
   const { port, panelPort } = await servers.listen();
   const stopBackground = startBackgroundWork();
   const conn = connection();

@@ -4,6 +4,7 @@
 // the live connection. A failed mutation always tells the operator.
 import { useState, type ReactNode } from "react";
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { TRPC_MAX_BATCH_SIZE } from "@/server/trpc/limits";
 import { createTRPCClient, httpBatchLink, httpSubscriptionLink, isTRPCClientError, splitLink } from "@trpc/client";
 import superjson from "superjson";
 import type { AppRouter } from "@/server/trpc/root";
@@ -56,7 +57,7 @@ export function Providers({ locale, timeZone, live = true, children }: { locale:
         splitLink({
           condition: (op) => op.type === "subscription",
           true: httpSubscriptionLink({ url: "/api/trpc", transformer: superjson }),
-          false: httpBatchLink({ url: "/api/trpc", transformer: superjson, maxURLLength: 4000 }),
+          false: httpBatchLink({ url: "/api/trpc", transformer: superjson, maxURLLength: 4000, maxItems: TRPC_MAX_BATCH_SIZE }),
         }),
       ],
     }),

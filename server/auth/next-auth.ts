@@ -9,7 +9,9 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { z } from "zod";
 import { db } from "../db";
 import { writeAudit } from "../audit/write-audit";
-import { verifyPassword } from "./passwords";
+import { decoyPasswordHash, verifyPassword } from "./passwords";
+import { checkSignInThrottle, clearSignInFailures, MAX_FAILURES_PER_ACCOUNT, recordSignInFailure } from "./sign-in-throttle";
+import { CLIENT_ADDRESS_HEADER } from "../http/client-address";
 import type { UserRole } from "../generated/prisma/enums";
 
 export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
@@ -34,54 +36,48 @@ const credentialsSchema = z.object({
   password: z.string().min(1).max(200),
 });
 
-// Failed attempts per email: after MAX_FAILURES within WINDOW_MS further
-// attempts are refused until the window passes (a brute-force brake).
-const MAX_FAILURES = 8;
-const WINDOW_MS = 10 * 60_000;
-const failuresKey = Symbol.for("taxi.signInFailures");
-type Holder = { [failuresKey]?: Map<string, number[]> };
-
-function failures(): Map<string, number[]> {
-  const holder = globalThis as Holder;
-  holder[failuresKey] ??= new Map();
-  return holder[failuresKey];
+/** Whether a failure is written to the audit log: the first ones of a window, and the one that locks (not every guess). */
+function auditFailure(failures: number): boolean {
+  return failures <= 3 || failures === MAX_FAILURES_PER_ACCOUNT;
 }
 
-function recentFailures(email: string, now: number): number[] {
-  const list = (failures().get(email) ?? []).filter((t) => now - t < WINDOW_MS);
-  failures().set(email, list);
-  return list;
+/** The client's address as the custom server found it (server/http/app-handler.ts sets the header; clients cannot). */
+function addressOf(headers: Record<string, unknown> | undefined): string {
+  const value = headers?.[CLIENT_ADDRESS_HEADER];
+  return typeof value === "string" && value ? value : "unknown";
 }
 
 /** The user for a correct email and password of an enabled account, else null. */
-export async function authenticateCredentials(raw: unknown): Promise<User | null> {
+export async function authenticateCredentials(raw: unknown, headers?: Record<string, unknown>): Promise<User | null> {
   const parsed = credentialsSchema.safeParse(raw);
   if (!parsed.success) return null;
   const { email, password } = parsed.data;
-  const now = Date.now();
-  const recent = recentFailures(email, now);
-  if (recent.length >= MAX_FAILURES) {
-    await writeAudit(db(), { userId: null, action: "auth.signInThrottled", entity: "user", details: { email } });
+  const address = addressOf(headers);
+  const throttle = checkSignInThrottle(email, address);
+  if (throttle.throttled) {
+    if (throttle.firstRefusal) await writeAudit(db(), { userId: null, action: "auth.signInThrottled", entity: "user", details: { email, address } });
     return null;
   }
   const user = await db().user.findUnique({
     where: { email },
     select: { id: true, email: true, name: true, passwordHash: true, disabled: true, roles: true },
   });
-  const ok = user ? await verifyPassword(password, user.passwordHash) : false;
+  // An unknown email costs the same scrypt as a known one: the time of the reply does not tell which emails exist.
+  const ok = await verifyPassword(password, user?.passwordHash ?? (await decoyPasswordHash()));
   if (!user || !ok || user.disabled) {
-    recent.push(now);
-    if (failures().size > 10_000) failures().clear();
-    await writeAudit(db(), {
-      userId: user?.id ?? null,
-      action: "auth.signInFailed",
-      entity: "user",
-      entityId: user?.id ?? null,
-      details: { email, reason: !user || !ok ? "bad credentials" : "disabled" },
-    });
+    const failures = recordSignInFailure(email, address);
+    if (auditFailure(failures)) {
+      await writeAudit(db(), {
+        userId: user?.id ?? null,
+        action: "auth.signInFailed",
+        entity: "user",
+        entityId: user?.id ?? null,
+        details: { email, address, failures, reason: !user || !ok ? "bad credentials" : "disabled" },
+      });
+    }
     return null;
   }
-  failures().delete(email);
+  clearSignInFailures(email);
   await writeAudit(db(), { userId: user.id, action: "auth.signIn", entity: "user", entityId: user.id, details: { email } });
   return { id: String(user.id), email: user.email, name: user.name };
 }
@@ -102,7 +98,7 @@ export function getAuthOptions(): NextAuthOptions {
       CredentialsProvider({
         name: "Email",
         credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-        authorize: (credentials) => authenticateCredentials(credentials),
+        authorize: (credentials, req) => authenticateCredentials(credentials, req.headers),
       }),
     ],
     callbacks: {

@@ -26,3 +26,10 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const actual = await scrypt(password, Buffer.from(salt, "base64"), { N: Number(n), r: Number(r), p: Number(p) });
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
+
+let decoy: Promise<string> | undefined;
+/** A hash of a random password, checked when the email is unknown so that both cost one scrypt. */
+export function decoyPasswordHash(): Promise<string> {
+  decoy ??= hashPassword(randomBytes(24).toString("base64"));
+  return decoy;
+}

@@ -166,6 +166,22 @@ function withHsts(handler: Handler): Handler {
   };
 }
 
+/**
+ * Node's defaults leave connections unbounded and give a slow client five
+ * minutes to send a request. Heads must arrive within 20 s and whole requests
+ * (with bodies) within 60 s; an idle keep-alive connection closes after 65 s
+ * (longer than the usual load balancer's 60 s, so the balancer closes first);
+ * at most MAX_CONNECTIONS connections per listener. Replies may take as long
+ * as they need: the console's live streams stay open for hours.
+ */
+export function applyConnectionLimits(server: Server | HttpsServer, cfg: Config): void {
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 60_000;
+  server.keepAliveTimeout = 65_000;
+  server.maxRequestsPerSocket = 10_000;
+  server.maxConnections = cfg.MAX_CONNECTIONS;
+}
+
 export async function createAppServers(input: { db: Db; app: Handler; next: Handler; cfg?: Config }): Promise<AppServers> {
   const cfg = input.cfg ?? config();
   const tls = await loadTls(input.db, cfg);
@@ -182,7 +198,9 @@ export async function createAppServers(input: { db: Db; app: Handler; next: Hand
   };
 
   if (!tls) {
-    const main = createHttpServer(guarded(mainHandler));
+    // HSTS=yes: plain HTTP behind a proxy that terminates TLS; browsers only see HTTPS.
+    const main = createHttpServer(guarded(cfg.HSTS ? withHsts(mainHandler) : mainHandler));
+    applyConnectionLimits(main, cfg);
     return {
       main,
       scheme: "http",
@@ -199,6 +217,7 @@ export async function createAppServers(input: { db: Db; app: Handler; next: Hand
 
   const tlsOptions = { key: tls.key, cert: tls.cert, minVersion: "TLSv1.2" as const };
   const main = createHttpsServer(tlsOptions, guarded(withHsts(mainHandler)));
+  applyConnectionLimits(main, cfg);
 
   const panelHandler: Handler = async (req, res) => {
     stripInternalHeaders(req);
@@ -232,6 +251,7 @@ export async function createAppServers(input: { db: Db; app: Handler; next: Hand
     },
     guarded(withHsts(panelHandler)),
   );
+  applyConnectionLimits(panel, cfg);
   if (!anchors.length) log.warn("the control panel has no designated root authority yet: create one with `npm run ca -- create-root` (or set TLS_CLIENT_CA)");
 
   return {

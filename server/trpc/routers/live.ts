@@ -7,6 +7,7 @@ import { createTRPCRouter, protectedProcedure } from "../init";
 import { subscribe, type LiveEvent } from "../../events/bus";
 import { hasAnyRole, resolveConsoleUser, type ConsoleUser } from "../../console/session";
 import { serverMessages } from "../../i18n/console";
+import { MAX_LIVE_STREAMS_PER_USER } from "../limits";
 import type { UserRole } from "../../generated/prisma/enums";
 
 const RECHECK_MS = 30_000;
@@ -28,9 +29,23 @@ export function visibleTo(user: Pick<ConsoleUser, "roles">, event: LiveEvent): b
   return hasAnyRole(user, ROLES_OF[event.type]);
 }
 
+// Open streams per operator in this instance: each holds a connection and a queue.
+const streamsKey = Symbol.for("taxi.liveStreams");
+type Holder = { [streamsKey]?: Map<number, number> };
+function openStreams(): Map<number, number> {
+  const holder = globalThis as Holder;
+  holder[streamsKey] ??= new Map();
+  return holder[streamsKey];
+}
+
 export const liveRouter = createTRPCRouter({
   events: protectedProcedure.subscription(async function* ({ ctx, signal }): AsyncGenerator<ConsoleEvent> {
     let user = ctx.user;
+    const streams = openStreams();
+    const open = streams.get(user.id) ?? 0;
+    if (open >= MAX_LIVE_STREAMS_PER_USER) throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: `At most ${MAX_LIVE_STREAMS_PER_USER} live streams per operator` });
+    streams.set(user.id, open + 1);
+    const userId = user.id;
     const queue: ConsoleEvent[] = [];
     let wake: (() => void) | undefined;
     const off = subscribe((event) => {
@@ -62,6 +77,9 @@ export const liveRouter = createTRPCRouter({
         }
       }
     } finally {
+      const left = (streams.get(userId) ?? 1) - 1;
+      if (left > 0) streams.set(userId, left);
+      else streams.delete(userId);
       off();
       signal?.removeEventListener("abort", onAbort);
     }

@@ -2,6 +2,7 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { appRouter } from "@/server/trpc/root";
 import { createTrpcContext } from "@/server/trpc/context";
+import { TRPC_MAX_BATCH_SIZE } from "@/server/trpc/limits";
 
 export const dynamic = "force-dynamic";
 
@@ -10,6 +11,7 @@ function handler(req: Request): Promise<Response> {
     endpoint: "/api/trpc",
     req,
     router: appRouter,
+    maxBatchSize: TRPC_MAX_BATCH_SIZE,
     createContext: () => createTrpcContext(req),
   });
 }
