@@ -42,5 +42,32 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Prisma's text filters are SQL LIKE with the operand unescaped: "%" and "_" would be wildcards.
+    files: ["server/**/*.ts"],
+    ignores: ["server/generated/**"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "Property[key.name=/^(contains|startsWith|endsWith)$/][value.type!='Literal'][value.callee.name!='escapeLike']",
+          message: "Prisma passes this to LIKE unescaped: wrap it in escapeLike (server/db/like.ts).",
+        },
+      ],
+    },
+  },
+  {
+    // Leaflet's tooltips and popups take HTML: what they show goes through escapeHtml.
+    files: ["app/**/*.tsx", "app/**/*.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.property.name=/^(bindTooltip|bindPopup|setTooltipContent|setPopupContent|setContent)$/][arguments.0.callee.name!='escapeHtml']",
+          message: "Leaflet renders this as HTML: pass escapeHtml(text) (app/components/map/escape-html.ts).",
+        },
+      ],
+    },
+  },
   { files: ["**/*.js", "**/*.cjs", "**/*.mjs"], languageOptions: { globals: { process: "readonly", console: "readonly" } } },
 );

@@ -34,10 +34,11 @@ const USAGE = `Certificate authority of the participants' control panel.
       the newest one
   npm run ca -- issue --participant ID --user NAME [--email E] [--days 365]
                       [--out FILE.p12] [--password P | --password-file F]
-                      [--aes]
+                      [--legacy-3des]
       a participant user's certificate as a password-protected PKCS#12 file
       (key, certificate and chain); without a password one is generated and
-      printed once. --aes: AES-256 instead of 3DES (older macOS cannot read it)
+      printed once. Encrypted with AES-256 (PBKDF2-HMAC-SHA256);
+      --legacy-3des: 3DES with the SHA-1 KDF, for macOS before 10.15 only
   npm run ca -- list [--participant ID] [--kind root|intermediate|client] [--active]
   npm run ca -- revoke SERIAL
       the panel refuses it at once (an authority: everything under it)
@@ -122,7 +123,7 @@ async function run(argv: string[]): Promise<void> {
       out: { type: "string" },
       password: { type: "string" },
       "password-file": { type: "string" },
-      aes: { type: "boolean" },
+      "legacy-3des": { type: "boolean" },
       kind: { type: "string" },
       active: { type: "boolean" },
     },
@@ -168,7 +169,7 @@ async function run(argv: string[]): Promise<void> {
         ...(option(values, "email") ? { email: option(values, "email") } : {}),
         ...(values.days ? { days: integer(option(values, "days"), "days") } : {}),
         password,
-        ...(values.aes ? { encryption: "aes256" as const } : {}),
+        ...(values["legacy-3des"] ? { encryption: "3des" as const } : {}),
       });
       const out = path.resolve(option(values, "out") ?? issued.fileName);
       writeFileSync(out, issued.pkcs12, { mode: 0o600 });

@@ -1,6 +1,7 @@
 // The audit log as the administrator reads it: newest first, paged by id.
 import type { Db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
+import { escapeLike } from "../db/like";
 
 export const auditRowSelect = {
   id: true,
@@ -26,7 +27,7 @@ export async function listAudit(db: Db, input: ListAuditInput) {
     ...(input.userId !== undefined ? { userId: input.userId } : {}),
     ...(input.entity ? { entity: input.entity } : {}),
     ...(input.entityId ? { entityId: input.entityId } : {}),
-    ...(input.action ? { action: { startsWith: input.action } } : {}),
+    ...(input.action ? { action: { startsWith: escapeLike(input.action) } } : {}),
     ...(input.cursor ? { id: { lt: input.cursor } } : {}),
   };
   const rows = await db.auditLog.findMany({ where, orderBy: { id: "desc" }, take: input.limit + 1, select: auditRowSelect });

@@ -33,7 +33,7 @@ const DAY = 24 * 3600 * 1000;
 /** Backdating of notBefore, for clocks a little behind ours. */
 const SKEW_MS = 5 * 60 * 1000;
 export const DEFAULT_ORGANIZATION = "Taxi Exchange";
-export const MIN_PASSWORD_LENGTH = 6;
+export const MIN_PASSWORD_LENGTH = 12;
 const AUTHORITY_KEY_BITS = 3072;
 const CLIENT_KEY_BITS = 2048;
 

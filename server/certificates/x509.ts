@@ -240,8 +240,13 @@ export function toPkcs12(input: {
   friendlyName: string;
   encryption?: Pkcs12Encryption;
 }): Buffer {
+  // AES-256 with PBKDF2-HMAC-SHA256 (OpenSSL 3's default scheme). 3DES with
+  // the SHA-1 PKCS#12 KDF is kept only for old importers that ask for it.
+  // node-forge always MACs the file with HMAC-SHA1 (integrity, not secrecy).
+  const encryption = input.encryption ?? "aes256";
   const asn1 = forge.pkcs12.toPkcs12Asn1(input.privateKey, [input.certificate, ...input.chain], input.password, {
-    algorithm: input.encryption ?? "3des",
+    algorithm: encryption,
+    ...(encryption === "aes256" ? { prfAlgorithm: "sha256", count: 2048 } : {}),
     friendlyName: input.friendlyName,
     generateLocalKeyId: true,
   });

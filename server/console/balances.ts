@@ -8,6 +8,7 @@ import type { Actor } from "../actor";
 import { BalanceError } from "../errors";
 import { applyDriverPayment } from "../balances/driver-balance";
 import { applyCustomerPayment } from "../balances/customer-balance";
+import { escapeLike } from "../db/like";
 
 export interface AccountListInput {
   q?: string;
@@ -47,10 +48,10 @@ export async function listDriverAccounts(db: Db, input: AccountListInput) {
     ...(q
       ? {
           OR: [
-            { callSign: { startsWith: q, mode: "insensitive" } },
-            { lastName: { contains: q, mode: "insensitive" } },
-            { firstName: { contains: q, mode: "insensitive" } },
-            ...(q.replace(/\D/g, "").length >= 3 ? [{ phone: { contains: q.replace(/\D/g, "") } }] : []),
+            { callSign: { startsWith: escapeLike(q), mode: "insensitive" } },
+            { lastName: { contains: escapeLike(q), mode: "insensitive" } },
+            { firstName: { contains: escapeLike(q), mode: "insensitive" } },
+            ...(q.replace(/\D/g, "").length >= 3 ? [{ phone: { contains: escapeLike(q.replace(/\D/g, "")) } }] : []),
           ],
         }
       : {}),
@@ -69,7 +70,7 @@ export async function listCustomerAccounts(db: Db, input: AccountListInput) {
   const where: Prisma.CustomerWhereInput = {
     ...(input.negative ? { balance: { lt: 0 } } : {}),
     ...(input.cityId ? { cityId: input.cityId } : {}),
-    ...(q ? { OR: [{ name: { contains: q, mode: "insensitive" } }, { contract: { contains: q, mode: "insensitive" } }] } : {}),
+    ...(q ? { OR: [{ name: { contains: escapeLike(q), mode: "insensitive" } }, { contract: { contains: escapeLike(q), mode: "insensitive" } }] } : {}),
   };
   const rows = await db.customer.findMany({
     where: input.cursor ? { AND: [where, { id: { gt: input.cursor } }] } : where,

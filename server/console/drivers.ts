@@ -2,6 +2,7 @@
 // balance) and the drivers an order may be sent to.
 import type { Db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
+import { escapeLike } from "../db/like";
 
 export const driverRowSelect = {
   id: true,
@@ -34,11 +35,11 @@ function driversWhere(input: Omit<ListDriversInput, "cursor" | "limit">): Prisma
     ...(q
       ? {
           OR: [
-            { callSign: { startsWith: q, mode: "insensitive" } },
-            { lastName: { contains: q, mode: "insensitive" } },
-            { firstName: { contains: q, mode: "insensitive" } },
-            { phone: { contains: q.replace(/\D/g, "") || q } },
-            { car: { regNumber: { contains: q, mode: "insensitive" } } },
+            { callSign: { startsWith: escapeLike(q), mode: "insensitive" } },
+            { lastName: { contains: escapeLike(q), mode: "insensitive" } },
+            { firstName: { contains: escapeLike(q), mode: "insensitive" } },
+            { phone: { contains: escapeLike(q.replace(/\D/g, "") || q) } },
+            { car: { regNumber: { contains: escapeLike(q), mode: "insensitive" } } },
           ],
         }
       : {}),

@@ -18,6 +18,7 @@ import { takeOffer } from "../exchange/participant/take";
 import { hashSecret } from "../exchange/sessions";
 import { OUR_PARTICIPANT } from "../seed/exchange";
 import { retryOutboxMessage } from "../notifications/worker";
+import { escapeLike } from "../db/like";
 
 export const EXCHANGE_CHANNELS = ["exchange-call", "exchange"] as const;
 export type ExchangeChannel = (typeof EXCHANGE_CHANNELS)[number];
@@ -103,7 +104,7 @@ export async function listExchangeLinks(db: Db, input: LinkListInput) {
     ...(q
       ? /^\d+$/.test(q)
         ? { OR: [{ orderId: Number(q) }, { exchangeOrderId: q }, { sourceId: q }] }
-        : { order: { OR: [{ street: { contains: q, mode: "insensitive" } }, { dst: { contains: q, mode: "insensitive" } }] } }
+        : { order: { OR: [{ street: { contains: escapeLike(q), mode: "insensitive" } }, { dst: { contains: escapeLike(q), mode: "insensitive" } }] } }
       : {}),
   };
   const rows = await db.exchangeLink.findMany({
@@ -255,7 +256,7 @@ export async function exchangeOutboxMessage(db: Db, id: number) {
 export async function listInbound(db: Db, input: { path?: string; cursor?: number | null; limit: number }) {
   const skip = input.cursor ?? 0;
   const rows = await db.inboundNotification.findMany({
-    where: input.path ? { path: { contains: input.path } } : {},
+    where: input.path ? { path: { contains: escapeLike(input.path) } } : {},
     orderBy: [{ receivedAt: "desc" }, { deliveryId: "asc" }],
     skip,
     take: input.limit + 1,
@@ -282,7 +283,7 @@ export async function sellableOrders(db: Db, input: { q?: string; limit: number 
       lat: { not: null },
       lon: { not: null },
       OR: [{ exchangeLink: { is: null } }, { exchangeLink: { is: { role: "SOLD", phase: { notIn: LIVE_SOLD_PHASES } } } }],
-      ...(q ? (/^\d+$/.test(q) ? { id: Number(q) } : { street: { contains: q, mode: "insensitive" } }) : {}),
+      ...(q ? (/^\d+$/.test(q) ? { id: Number(q) } : { street: { contains: escapeLike(q), mode: "insensitive" } }) : {}),
     },
     orderBy: { id: "desc" },
     take: input.limit,

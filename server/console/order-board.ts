@@ -5,6 +5,7 @@ import type { Db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { GROUP_STATES, groupOfState, type BoardGroup, type ParsedBoardFilter } from "./board-filter";
 import { isOrderState, NOT_DONE_STATES } from "../orders/states";
+import { escapeLike } from "../db/like";
 
 export const boardRowSelect = {
   id: true,
@@ -52,14 +53,14 @@ export function boardWhere(filter: ParsedBoardFilter): Prisma.OrderWhereInput {
     and.push({ id: Number(byNumber[1]) });
   } else if (q) {
     const or: Prisma.OrderWhereInput[] = [
-      { street: { contains: q, mode: "insensitive" } },
-      { dst: { contains: q, mode: "insensitive" } },
-      { dstStreet: { contains: q, mode: "insensitive" } },
-      { clientName: { contains: q, mode: "insensitive" } },
+      { street: { contains: escapeLike(q), mode: "insensitive" } },
+      { dst: { contains: escapeLike(q), mode: "insensitive" } },
+      { dstStreet: { contains: escapeLike(q), mode: "insensitive" } },
+      { clientName: { contains: escapeLike(q), mode: "insensitive" } },
       { driver: { callSign: { equals: q, mode: "insensitive" } } },
     ];
     const digits = phoneDigits(q);
-    if (digits.length >= 3) or.push({ phone: { contains: digits } });
+    if (digits.length >= 3) or.push({ phone: { contains: escapeLike(digits) } });
     const number = /^(\d{1,9})$/.exec(q);
     if (number?.[1]) or.push({ id: Number(number[1]) });
     and.push({ OR: or });

@@ -20,6 +20,7 @@ import { forgetDriverKeys, issueDriverAppKey } from "../driver-app/keys";
 import { forgetBasemaps } from "./map";
 import { polygonProblem } from "./reference-admin-geometry";
 import { rateSelect } from "../pricing/rates";
+import { escapeLike } from "../db/like";
 
 /** The names of the fields whose values differ (for the audit row). */
 function changedFields<T extends Record<string, unknown>>(before: T, after: Partial<T>): string[] {
@@ -445,11 +446,11 @@ export async function listDriversAdmin(db: Db, input: { q?: string; active?: boo
     ...(q
       ? {
           OR: [
-            { callSign: { startsWith: q, mode: "insensitive" } },
-            { lastName: { contains: q, mode: "insensitive" } },
-            { firstName: { contains: q, mode: "insensitive" } },
-            ...(q.replace(/\D/g, "").length >= 3 ? [{ phone: { contains: q.replace(/\D/g, "") } }] : []),
-            { car: { regNumber: { contains: q, mode: "insensitive" } } },
+            { callSign: { startsWith: escapeLike(q), mode: "insensitive" } },
+            { lastName: { contains: escapeLike(q), mode: "insensitive" } },
+            { firstName: { contains: escapeLike(q), mode: "insensitive" } },
+            ...(q.replace(/\D/g, "").length >= 3 ? [{ phone: { contains: escapeLike(q.replace(/\D/g, "")) } }] : []),
+            { car: { regNumber: { contains: escapeLike(q), mode: "insensitive" } } },
           ],
         }
       : {}),
@@ -602,7 +603,7 @@ export async function issueDriverKey(db: Db, input: { driverId: number }) {
 export async function listBlacklist(db: Db, input: { q?: string }) {
   const digits = input.q?.replace(/\D/g, "") ?? "";
   return db.blacklistedPhone.findMany({
-    where: digits ? { phone: { contains: digits } } : {},
+    where: digits ? { phone: { contains: escapeLike(digits) } } : {},
     orderBy: { createdAt: "desc" },
     take: 500,
     select: { phone: true, reason: true, createdAt: true },

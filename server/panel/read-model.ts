@@ -14,6 +14,7 @@ import { config } from "../config";
 import type { DbOrTx } from "../db";
 import type { ExchangeEntryKind, OutboxStatus, Prisma } from "../generated/prisma/client";
 import { isDone, isOrderState } from "../orders/states";
+import { escapeLike } from "../db/like";
 
 export const PAGE_SIZE = 50;
 const DAY = 24 * 3600 * 1000;
@@ -25,7 +26,7 @@ const money = (value: bigint | number | null | undefined): number => Number(valu
 /** The outbox rows that are notifications to this participant's server. */
 export function notificationScope(participantId: number, exchangeOrderId?: number): Prisma.OutboxMessageWhereInput {
   return exchangeOrderId === undefined
-    ? { channel: "exchange", orderingKey: { startsWith: `exchange:p${participantId}:` } }
+    ? { channel: "exchange", orderingKey: { startsWith: escapeLike(`exchange:p${participantId}:`) } }
     : { channel: "exchange", orderingKey: `exchange:p${participantId}:o${exchangeOrderId}` };
 }
 

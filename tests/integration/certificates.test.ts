@@ -6,11 +6,13 @@
 // authority's, a revoked, an expired one, one under a revoked intermediate
 // and none at all are refused; a forged identity header opens nothing,
 // neither over HTTPS nor over plain HTTP.
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import forge from "node-forge";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { signPanelIdentity, PANEL_IDENTITY_HEADER } from "@/server/panel/identity";
 import { readPkcs12, serialOf } from "@/server/certificates/x509";
@@ -87,6 +89,17 @@ describe("the certificate authority", () => {
     expect(p12.certificates).toHaveLength(3);
     expect(p12.certificates.map(serialOf)).toContain(fixture.certs.a.serial);
     expect(() => readPkcs12(fixture.certs.a.pfx, "not-the-password")).toThrow();
+  });
+
+  it("encrypts the files with AES-256 under PBKDF2-HMAC-SHA256 (not 3DES with the SHA-1 KDF), readable by OpenSSL", () => {
+    const der = fixture.certs.a.pfx.toString("hex");
+    const oid = (dotted: string) => Buffer.from(forge.asn1.oidToDer(dotted).getBytes(), "binary").toString("hex");
+    expect(der).toContain(oid("2.16.840.1.101.3.4.1.42")); // aes256-CBC
+    expect(der).toContain(oid("1.2.840.113549.2.9")); // hmacWithSHA256 (the PBKDF2 PRF)
+    expect(der).not.toContain(oid("1.2.840.113549.1.12.1.3")); // pbeWithSHAAnd3-KeyTripleDES-CBC
+    const info = spawnSync("openssl", ["pkcs12", "-info", "-nokeys", "-passin", `pass:${P12_PASSWORD}`], { input: fixture.certs.a.pfx, encoding: "latin1" });
+    if (info.error) return; // no openssl on this machine: the OIDs above still hold
+    expect(info.stderr).toMatch(/PBES2, PBKDF2, AES-256-CBC/);
   });
 
   it("serves HTTPS with the development set, its certificate chaining to the root for localhost", async () => {

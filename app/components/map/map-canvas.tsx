@@ -9,6 +9,7 @@ import "leaflet/dist/leaflet.css";
 import "./map.css";
 import { useEffect, useRef } from "react";
 import L from "leaflet";
+import { escapeHtml } from "./escape-html";
 
 export type LatLonPair = [number, number] | readonly [number, number];
 
@@ -72,10 +73,6 @@ export interface MapCanvasProps {
   onSelectDriver: (id: number) => void;
   freeLabel: string;
   waitingLabel: string;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** The area centroid of a polygon (falls back to the mean of its points). */

@@ -8,6 +8,7 @@ import "leaflet/dist/leaflet.css";
 import "../map/map.css";
 import { useEffect, useRef } from "react";
 import L from "leaflet";
+import { escapeHtml } from "../map/escape-html";
 
 type Pt = [number, number];
 
@@ -98,7 +99,7 @@ export function RegionMap(props: RegionMapProps) {
         r.polygon.map((p) => [p[0], p[1]] as Pt),
         { color: "#7b879b", weight: 1.2, fillColor: "#8fa3c4", fillOpacity: 0.08, dashArray: "4 4" },
       );
-      shape.bindTooltip(r.name, { sticky: true, className: "map-tip" });
+      shape.bindTooltip(escapeHtml(r.name), { sticky: true, className: "map-tip" });
       shape.on("click", (e) => {
         if (cb.current.drawing) return;
         L.DomEvent.stopPropagation(e);
