@@ -30,6 +30,17 @@ if (missing.length === 0) {
   process.exit(0);
 }
 const lock = JSON.parse(readFileSync("package-lock.json", "utf8"));
+const unverified = [];
+
+function registryDist(name, version) {
+  try {
+    const out = execFileSync("npm", ["view", `${name}@${version}`, "dist", "--json"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    const dist = JSON.parse(out);
+    return typeof dist?.integrity === "string" && typeof dist?.tarball === "string" ? { integrity: dist.integrity, tarball: dist.tarball } : undefined;
+  } catch {
+    return undefined;
+  }
+}
 for (const name of missing) {
   // the version the parent asks for
   let version;
@@ -43,8 +54,24 @@ for (const name of missing) {
     process.exitCode = 1;
     continue;
   }
-  lock.packages[`node_modules/${name}`] = { version, cpu: [cpu], license: "MIT", optional: true, os: [os], ...(libc ? { libc: [libc] } : {}) };
+  // The integrity hash and tarball from the registry's metadata when it has
+  // them, so that npm verifies what it downloads on that platform. The
+  // registry these machines reach lacks some builds altogether; those entries
+  // stay without a hash (npm then trusts the registry it installs from) and
+  // are listed, to be completed on a machine that reaches the full registry.
+  const dist = registryDist(name, version);
+  if (!dist) unverified.push(`${name}@${version}`);
+  lock.packages[`node_modules/${name}`] = {
+    version,
+    ...(dist ? { resolved: dist.tarball, integrity: dist.integrity } : {}),
+    cpu: [cpu],
+    license: "MIT",
+    optional: true,
+    os: [os],
+    ...(libc ? { libc: [libc] } : {}),
+  };
 }
+if (unverified.length) console.warn(`Without an integrity hash (not in this registry): ${unverified.join(", ")}`);
 lock.packages = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))));
 writeFileSync("package-lock.json", `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`Added ${missing.length} platform entries to package-lock.json.`);
