@@ -8,6 +8,8 @@ const nextConfig = {
   // Type checking is `npm run typecheck` (CI runs it); the build skips it to save time.
   typescript: { ignoreBuildErrors: true },
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "@prisma/adapter-pg", "@prisma/client", "node-forge"],
+  // The content security policy, with a nonce per request, is set by the
+  // custom server (server/http/content-security.ts).
   async headers() {
     return [
       {
@@ -16,10 +18,6 @@ const nextConfig = {
           { key: "X-Content-Type-Options", value: "nosniff" },
           { key: "X-Frame-Options", value: "DENY" },
           { key: "Referrer-Policy", value: "same-origin" },
-          {
-            key: "Content-Security-Policy",
-            value: "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:; connect-src 'self'; font-src 'self' data:; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
-          },
         ],
       },
     ];

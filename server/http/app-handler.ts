@@ -5,6 +5,7 @@
 // Next's code in a header that no client can set (it is removed first).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CLIENT_ADDRESS_HEADER, clientAddress } from "./client-address";
+import { applyContentSecurityPolicy } from "./content-security";
 import { limitNextBody } from "./next-guard";
 import { publicRoute } from "./public-routes";
 import { canonicalizeRequest } from "./request-target";
@@ -29,18 +30,19 @@ export function setInternalHeader(req: IncomingMessage, name: string, value: str
   req.rawHeaders.push(name, value);
 }
 
-/** Hands a request to Next: body counted, client address from the socket. */
+/** Hands a request to Next: body counted, client address from the socket, a CSP nonce for its scripts. */
 export function toNext(next: NextHandler, req: IncomingMessage, res: ServerResponse): unknown {
   const target = canonicalizeRequest(req);
   limitNextBody(target?.path ?? "/", req, res);
   setInternalHeader(req, CLIENT_ADDRESS_HEADER, clientAddress(req));
+  applyContentSecurityPolicy(req, res);
   return next(req, res);
 }
 
 export function appHandler(next: NextHandler) {
   return (req: IncomingMessage, res: ServerResponse): unknown => {
     stripInternalHeaders(req);
-    const handler = publicRoute(canonicalizeRequest(req), req.headers);
+    const handler = publicRoute(canonicalizeRequest(req), req.headers, req.url);
     return handler ? handler(req, res) : toNext(next, req, res);
   };
 }

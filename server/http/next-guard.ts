@@ -2,6 +2,9 @@
 //   - a path that is not a valid target (bad percent-encoding, control
 //     characters): Next's router throws while decoding a dynamic segment
 //     (e.g. /api/trpc/%FF) and answers 500; here it is a 400;
+//   - a query holding control characters under /api/auth: next-auth copies
+//     query values into its redirects' Location header, and a NUL or newline
+//     there is a 500 (the console's pages encode what they redirect with);
 //   - a body larger than NEXT_MAX_BODY_BYTES, declared or not: Next's route
 //     handlers (tRPC, next-auth) would read any size into memory. A declared
 //     one is refused at once; a chunked one is counted as it arrives and the
@@ -35,8 +38,22 @@ function refusal(path: string, status: number, message: string): Refusal {
 /** The refusal of a request whose target is not valid. */
 export const invalidTarget: Refusal = refusal("/", 400, "The URL is not a valid request target");
 
+/** Whether a query's names or values hold a control character (a CR, LF or NUL would end up in a header Next writes: next-auth's redirects). */
+function queryHoldsControl(search: string): boolean {
+  for (const [name, value] of new URLSearchParams(search)) {
+    for (const text of [name, value]) {
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if ((c < 0x20 && c !== 0x09) || c === 0x7f) return true;
+      }
+    }
+  }
+  return false;
+}
+
 /** A refusal for a request bound for Next that Next would mishandle; undefined to let Next have it. */
-export function guardNextRequest(path: string, headers: IncomingHttpHeaders = {}): Refusal | undefined {
+export function guardNextRequest(path: string, headers: IncomingHttpHeaders = {}, search = ""): Refusal | undefined {
+  if (search && path.startsWith("/api/auth/") && queryHoldsControl(search)) return refusal(path, 400, "The query holds a control character");
   if (Number(headers["content-length"] ?? 0) > NEXT_MAX_BODY_BYTES) return refusal(path, 413, `The body is larger than ${NEXT_MAX_BODY_BYTES} bytes`);
   return undefined;
 }

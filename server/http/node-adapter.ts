@@ -1,7 +1,7 @@
 // Serves an ApiHandler from node:http without Next's pipeline (the fast path).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { clientAddress } from "./client-address";
-import { canonicalizeRequest, pathBelow } from "./request-target";
+import { canonicalizeRequest, pathBelow, type RequestTarget } from "./request-target";
 import { MAX_BODY_BYTES, type ApiHandler, type ApiRequest } from "./types";
 
 function readBody(req: IncomingMessage): Promise<{ body: Buffer; tooLarge: boolean }> {
@@ -25,10 +25,17 @@ function readBody(req: IncomingMessage): Promise<{ body: Buffer; tooLarge: boole
   });
 }
 
+function rawTarget(url: string): RequestTarget {
+  const q = url.indexOf("?");
+  return q === -1 ? { path: url, search: "" } : { path: url.slice(0, q), search: url.slice(q) };
+}
+
 export function toNodeHandler(prefix: string, handler: ApiHandler) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    // The router already checked the target; an invalid one never gets here.
-    const target = canonicalizeRequest(req) ?? { path: "/", search: "" };
+    // A target that does not decode comes here only when its raw path is under
+    // this prefix: the raw remainder matches no operation, so the protocol
+    // answers it as an unknown path, in its own error form.
+    const target = canonicalizeRequest(req) ?? rawTarget(req.url ?? "/");
     const { body, tooLarge } = await readBody(req);
     const headers: Record<string, string | undefined> = {};
     for (const [name, value] of Object.entries(req.headers)) {

@@ -26,27 +26,31 @@ const protocols: Array<[prefix: string, handler: NodeHandler]> = [
   ["/driver-app", toNodeHandler("/driver-app", handleDriverApp)],
 ];
 
-/** Console paths under /api that belong to Next (next-auth, tRPC). */
-const NEXT_API_PREFIXES = ["/api/auth", "/api/trpc"];
+/** Console paths under /api that belong to Next (next-auth, tRPC); "/api/trpc" itself is no procedure (the dispatch API's unknown path). */
+const NEXT_API_PREFIXES = ["/api/auth/", "/api/trpc/"];
 
 /** Whether Next serves this canonical path under /api (exact case: Next's routes are case-sensitive). */
 function isNextApiPath(path: string): boolean {
-  return NEXT_API_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+  return NEXT_API_PREFIXES.some((prefix) => path.startsWith(prefix));
 }
 
 /**
  * The handler for a request, or undefined to let Next have it. `target`
  * undefined: the path was not a valid target (refused).
  */
-export function publicRoute(target: RequestTarget | undefined, headers?: IncomingHttpHeaders): NodeHandler | undefined {
-  if (!target) return invalidTarget;
+export function publicRoute(target: RequestTarget | undefined, headers?: IncomingHttpHeaders, rawUrl = ""): NodeHandler | undefined {
+  if (!target) {
+    // Not a valid target: the protocol whose prefix it starts with (as sent) refuses it in its own form; nothing else sees it.
+    const protocol = protocols.find(([prefix]) => rawUrl === prefix || rawUrl.startsWith(`${prefix}/`) || rawUrl.startsWith(`${prefix}?`));
+    return protocol && !(protocol[0] === "/api" && isNextApiPath(rawUrl)) ? protocol[1] : invalidTarget;
+  }
   const { path } = target;
   for (const [prefix, handler] of protocols) {
     if (!underPrefix(path, prefix)) continue;
-    if (prefix === "/api" && isNextApiPath(path)) return guardNextRequest(path, headers);
+    if (prefix === "/api" && isNextApiPath(path)) return guardNextRequest(path, headers, target.search);
     return handler;
   }
   if (path === "/healthz") return handleHealth;
   // Everything else is Next's, unless it would make Next fail (next-guard.ts).
-  return guardNextRequest(path, headers);
+  return guardNextRequest(path, headers, target.search);
 }

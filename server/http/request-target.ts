@@ -1,20 +1,23 @@
 // The one reading of a request's path that every routing decision uses, on
 // every listener. Clients may spell one resource many ways: dot segments
-// ("/x/../participant"), encoded dots and slashes ("%2e%2e", "%2f"),
-// backslashes, doubled slashes, percent-encoded letters ("/%70articipant").
-// Next resolves some of these itself, so a decision on the raw path and
-// Next's own routing could disagree (a request the custom server thought was
-// Next's reaching a protocol handler through Next). Here the path is decoded
-// once, backslashes become slashes, dot segments are resolved and runs of
+// ("/x/../participant"), encoded dots ("%2e%2e"), backslashes, doubled
+// slashes, percent-encoded letters ("/%70articipant"). Next resolves some of
+// these itself, so a decision on the raw path and Next's own routing could
+// disagree (a request the custom server thought was Next's reaching a
+// protocol handler through Next). Here the path is read as a URL parser
+// reads it (WHATWG: backslashes are slashes, "." and ".." segments, encoded
+// or not, are resolved), each segment is percent-decoded once, and runs of
 // slashes collapse; the decision is made on that canonical path, and the
 // request is rewritten to it before anyone else (Next included) sees it.
+// An encoded slash or backslash ("%2F", "%5C") stays inside its segment, as
+// URL parsers and Next keep it: it never separates segments.
 //
 // Written by hand (a few lines): WHATWG URL resolves dot segments but neither
 // decodes nor collapses slashes, and no maintained package does exactly this.
 import type { IncomingMessage } from "node:http";
 
 export interface RequestTarget {
-  /** Canonical, percent-decoded path: starts with "/", no dot segments, no empty segments but a trailing one. */
+  /** Canonical path: starts with "/", no dot or empty segments (but a trailing slash), each segment decoded once with "%", "/" and "\\" kept encoded. */
   path: string;
   /** The query string with its "?", as the client sent it ("" without one). */
   search: string;
@@ -46,8 +49,11 @@ function hasControlCharacter(text: string): boolean {
 
 /** Resolves "." and ".." and drops empty segments (a trailing slash is kept). */
 export function resolveSegments(path: string): string {
+  return joinSegments(path.split("/"));
+}
+
+function joinSegments(segments: string[]): string {
   const out: string[] = [];
-  const segments = path.split("/");
   for (const segment of segments) {
     if (segment === "" || segment === ".") continue;
     if (segment === "..") out.pop();
@@ -58,23 +64,43 @@ export function resolveSegments(path: string): string {
   return `/${out.join("/")}${trailing ? "/" : ""}`;
 }
 
+/**
+ * One segment, decoded once; the characters that would change the path's
+ * structure if left bare stay encoded: "%" (so a decoded "%2F" is not read as
+ * an encoded slash), "/" and "\\". Undefined: not valid percent-encoding.
+ */
+function decodeSegment(raw: string): string | undefined {
+  let text: string;
+  try {
+    text = decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+  return text.replace(/[%/\\]/g, (c) => (c === "%" ? "%25" : c === "/" ? "%2F" : "%5C"));
+}
+
 /** The canonical target, or undefined when the path is not a valid one (bad percent-encoding, control characters). */
 export function requestTarget(rawUrl: string): RequestTarget | undefined {
   const parts = splitTarget(rawUrl);
   if (!parts) return undefined;
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(parts.rawPath);
-  } catch {
-    return undefined;
+  const segments: string[] = [];
+  for (const raw of parts.rawPath.replaceAll("\\", "/").split("/")) {
+    const segment = decodeSegment(raw);
+    if (segment === undefined || hasControlCharacter(segment)) return undefined;
+    segments.push(segment);
   }
-  if (hasControlCharacter(decoded)) return undefined;
-  return { path: resolveSegments(decoded.replaceAll("\\", "/")), search: parts.search };
+  return { path: joinSegments(segments), search: parts.search };
 }
 
-/** Percent-encodes a canonical path for the request line ("?" and "#" too; brackets stay: Next's static chunk names use them). */
+// What may stand bare in a path: RFC 3986's pchar, "/" and "%" (the escapes
+// the canonical path keeps), and brackets (Next's static chunk names use them).
+const PATH_SAFE = /[A-Za-z0-9\-._~!$&'()*+,;=:@/%[\]]/;
+
+/** Percent-encodes a canonical path for the request line (UTF-8, "?" and "#" included). */
 export function encodePath(path: string): string {
-  return encodeURI(path).replaceAll("%5B", "[").replaceAll("%5D", "]").replaceAll("?", "%3F").replaceAll("#", "%23");
+  let out = "";
+  for (const char of path) out += PATH_SAFE.test(char) ? char : encodeURIComponent(char);
+  return out;
 }
 
 /**

@@ -26,6 +26,7 @@ import { ERROR_CODES } from "@/server/errors";
 import { provisionParticipant } from "@/server/exchange/participants";
 import { hashSecret } from "@/server/exchange/sessions";
 import { appRouter } from "@/server/trpc/root";
+import { requestTarget, underPrefix } from "@/server/http/request-target";
 import { FakeExchange } from "../exchange-e2e/fake-exchange";
 import { startReceiver, type Receiver } from "../exchange-e2e/receiver";
 import { fingerprint, type Fingerprint, type TestDatabase } from "./support/db";
@@ -225,6 +226,13 @@ function judge(c: FuzzCase, r: RawReply): string | undefined {
   if (STACK_TRACE.test(r.text)) return "a stack trace or source path in the reply";
   const t = template();
   if (r.text.includes(t.appSecret) || r.text.includes(t.adminPassword)) return "a secret in the reply";
+  // A path whose dot segments climb out of its protocol ("/api/%2e%2e/") names
+  // a page of the console's, read as every URL parser reads it; it is judged
+  // as one (server/http/request-target.ts).
+  const PREFIX: Partial<Record<FuzzCase["surface"], string>> = { dispatch: "/api", exchange: "/exchange", participant: "/participant", "driver-app": "/driver-app" };
+  const prefix = PREFIX[c.surface];
+  const canonical = requestTarget(c.request.path)?.path;
+  if (prefix && canonical !== undefined && !underPrefix(canonical, prefix)) return r.status >= 500 ? `HTTP ${r.status}` : undefined;
   switch (c.surface) {
     case "dispatch":
       return judgeDispatch(c, r);

@@ -318,6 +318,20 @@ describe("console sign-in and session", () => {
         expect(h["x-content-type-options"]).toBe("nosniff");
         expect(h["referrer-policy"]).toBeTruthy();
         expect(h["x-powered-by"]).toBeUndefined();
+        // Scripts by nonce, never 'unsafe-inline'; every script the page carries has the reply's nonce, a new one per reply.
+        const policy = String(h["content-security-policy"]);
+        const scriptSrc = policy.split(";").map((d) => d.trim()).find((d) => d.startsWith("script-src")) ?? "";
+        expect(scriptSrc, path).not.toContain("unsafe-inline");
+        const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(scriptSrc)?.[1];
+        expect(nonce, `${path}: ${scriptSrc}`).toBeTruthy();
+        if (r.status === 200) {
+          const scripts = [...r.text.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+          expect(scripts.length, path).toBeGreaterThan(0);
+          for (const tag of scripts) expect(tag, path).toContain(`nonce="${nonce}"`);
+        }
+        const again = await call({ method: "GET", path, headers: { ...(cookie ? { cookie } : {}), "content-security-policy": "script-src 'nonce-chosen-by-client'" } });
+        expect(String(again.headers["content-security-policy"])).not.toContain(nonce!);
+        expect(String(again.headers["content-security-policy"])).not.toContain("chosen-by-client");
       }
     }
   });

@@ -10,7 +10,9 @@ describe("requestTarget", () => {
   it.each([
     ["/x/../participant/drivers", "/participant/drivers"],
     ["/x/%2e%2e/participant/drivers", "/participant/drivers"],
-    ["/x%2f..%2fparticipant/drivers", "/participant/drivers"],
+    ["/x%2f..%2fparticipant/drivers", "/x%2F..%2Fparticipant/drivers"],
+    ["/participant%2fdrivers", "/participant%2Fdrivers"],
+    ["/x/%252e%252e/participant", "/x/%252e%252e/participant"],
     ["/x\\..\\participant/drivers", "/participant/drivers"],
     ["//participant//drivers", "/participant/drivers"],
     ["/%70articipant/drivers", "/participant/drivers"],
@@ -29,7 +31,11 @@ describe("requestTarget", () => {
   });
 
   it("encodes a canonical path back so that it reads the same", () => {
-    for (const path of ["/a b/c%d/e?f#g", "/_next/static/chunks/[root]__x.js", "/улица/1"]) expect(requestTarget(encodePath(path))?.path).toBe(path);
+    for (const raw of ["/a%20b/c%25d/e%3Ff%23g", "/_next/static/chunks/[root]__x.js", "/%D1%83%D0%BB%D0%B8%D1%86%D0%B0/1", "/x%2Fy"]) {
+      const once = requestTarget(raw)!.path;
+      expect(requestTarget(encodePath(once))?.path, raw).toBe(once);
+    }
+    expect(encodePath(requestTarget("/a%20b/%D1%83")!.path)).toBe("/a%20b/%D1%83");
   });
 
   it("compares prefixes without regard to case, on segment boundaries", () => {
