@@ -1,0 +1,122 @@
+// The road graphs of the cities in memory, one per city per process, loaded
+// on first use and again after a change: statement triggers on road_node,
+// road_segment and road_speed NOTIFY `taxi_road` (migration road_network),
+// whoever writes. As for the street index (geo/street-index.ts), a
+// generation counter bumped by every notification tells whether a graph in
+// hand was read after the last change; a load that started before a change
+// serves those already waiting for it but is not kept as current.
+import { connection, rawQuery, type Connection, type DbOrTx } from "../db";
+import { listenChannel } from "../db/listen";
+import { log } from "../log";
+import { readCityNetwork } from "./data";
+import { RoadGraph } from "./graph";
+import { Router } from "./search";
+
+export const ROAD_CHANNEL = "taxi_road";
+
+/** A city's router; none when the city has no roads. */
+export interface CityRoads {
+  cityId: number;
+  timezone: string;
+  router: Router | undefined;
+  loadMs: number;
+}
+
+interface CityState {
+  current?: { roads: CityRoads; generation: number };
+  loading?: { promise: Promise<CityRoads>; generation: number };
+}
+
+interface State {
+  conn: Connection;
+  generation: number;
+  cities: Map<number, CityState>;
+  listening?: Promise<void>;
+  loads: number;
+}
+
+// On globalThis: the custom server and Next's bundle share one set of graphs.
+const key = Symbol.for("taxi.roadGraphs");
+type Holder = { [key]?: State };
+
+function state(): State {
+  const conn = connection();
+  const holder = globalThis as Holder;
+  let s = holder[key];
+  if (!s || s.conn !== conn) {
+    s = { conn, generation: 0, cities: new Map(), loads: 0 };
+    holder[key] = s;
+  }
+  return s;
+}
+
+/** Reads and builds a city's graph and its landmarks. */
+export async function buildCityRoads(db: DbOrTx, cityId: number): Promise<CityRoads> {
+  const t0 = performance.now();
+  const network = await readCityNetwork(rawQuery(db), cityId);
+  const graph = network && network.segments.length > 0 ? new RoadGraph(network) : undefined;
+  const router = graph && graph.segmentCount > 0 ? new Router(graph) : undefined;
+  return { cityId, timezone: network?.timezone ?? "UTC", router, loadMs: Math.round(performance.now() - t0) };
+}
+
+function ensureListening(s: State): Promise<void> {
+  s.listening ??= listenChannel(s.conn, ROAD_CHANNEL, {
+    notify: () => void s.generation++,
+    resync: () => void s.generation++,
+  }).catch((error: unknown) => log.warn("road graphs: not listening for changes", error));
+  return s.listening;
+}
+
+async function reload(s: State, city: CityState, cityId: number): Promise<CityRoads> {
+  // Listening first: a change committed after the read is then noticed.
+  await ensureListening(s);
+  if (city.loading && city.loading.generation === s.generation) return city.loading.promise;
+  const generation = s.generation;
+  const promise = (async () => {
+    s.loads++;
+    const roads = await buildCityRoads(s.conn.prisma, cityId);
+    if (!city.current || city.current.generation <= generation) city.current = { roads, generation };
+    if (roads.router) log.info("road graph loaded", { cityId, segments: roads.router.graph.segmentCount, ms: roads.loadMs });
+    return roads;
+  })();
+  city.loading = { promise, generation };
+  promise
+    .finally(() => {
+      if (city.loading?.promise === promise) city.loading = undefined;
+    })
+    .catch(() => undefined);
+  return promise;
+}
+
+/**
+ * The city's roads in this process. Inside a transaction (a `db` other than
+ * the process's client) the graph in hand is used even if a change came
+ * since (a route a moment old is harmless; reloading would need the
+ * connection the transaction may hold); with none in hand it is read through
+ * the transaction and not kept.
+ */
+export async function cityRoads(db: DbOrTx, cityId: number): Promise<CityRoads> {
+  const s = state();
+  let city = s.cities.get(cityId);
+  if (!city) s.cities.set(cityId, (city = {}));
+  const current = city.current;
+  if (current && current.generation === s.generation) return current.roads;
+  if (db !== s.conn.prisma) return current ? current.roads : buildCityRoads(db, cityId);
+  return reload(s, city, cityId);
+}
+
+/** Call after changing roads through this instance (the notification follows anyway). */
+export function forgetRoads(): void {
+  const s = (globalThis as Holder)[key];
+  if (s) s.generation++;
+}
+
+/** For tests and diagnostics. */
+export function roadGraphStatus(): { loads: number; generation: number; cities: Array<{ cityId: number; current: boolean; segments: number }> } {
+  const s = state();
+  return {
+    loads: s.loads,
+    generation: s.generation,
+    cities: [...s.cities].map(([cityId, c]) => ({ cityId, current: c.current?.generation === s.generation, segments: c.current?.roads.router?.graph.segmentCount ?? 0 })),
+  };
+}
