@@ -37,6 +37,9 @@ export class Router {
   // The target's landmark times of the search in progress.
   private readonly targetFrom: Float64Array;
   private readonly targetTo: Float64Array;
+  private readonly active: Int32Array;
+  private activeCount = 0;
+  private scale = 1;
 
   constructor(graph: RoadGraph, landmarks = buildLandmarks(graph, defaultLandmarkCount(graph.nodeCount))) {
     this.graph = graph;
@@ -50,6 +53,7 @@ export class Router {
     this.heap = new NodeHeap(1024);
     this.targetFrom = new Float64Array(landmarks.count * 2);
     this.targetTo = new Float64Array(landmarks.count * 2);
+    this.active = new Int32Array(landmarks.count);
   }
 
   private nextGeneration(): number {
@@ -92,22 +96,61 @@ export class Router {
     return { seconds: Math.abs(metres) * pace[g.segmentClass[from.segment]!]!, metres: Math.abs(metres) };
   }
 
-  /** A lower bound of the time from v to the nearest of the search's targets. */
+  /**
+   * A lower bound of the time from v to the nearest of the search's targets:
+   * the landmark bound (free-flow times) times the search's scale, using the
+   * active landmarks only.
+   */
   private lowerBound(v: number, targets: number): number {
     const lm = this.landmarks;
+    const count = this.activeCount;
     let best = Infinity;
     for (let t = 0; t < targets; t++) {
       let h = 0;
-      for (let k = 0; k < lm.count; k++) {
+      for (let i = 0; i < count; i++) {
+        const k = this.active[i]!;
         const a = this.targetFrom[t * lm.count + k]! - lm.from[k]![v]!;
         const b = lm.to[k]![v]! - this.targetTo[t * lm.count + k]!;
         // Infinity - Infinity (neither reachable) is NaN: no bound from this landmark.
         if (a > h) h = a;
         if (b > h && b !== Infinity) h = b;
       }
-      best = Math.min(best, h);
+      if (h < best) best = h;
     }
-    return best === Infinity ? Infinity : Math.max(0, best - lm.slack);
+    return best === Infinity ? Infinity : Math.max(0, (best - lm.slack) * this.scale);
+  }
+
+  /**
+   * Prepares the bound of one search: the scale and the active landmarks.
+   * Times at the search's pace are at least `scale` times the free-flow
+   * times (the smallest ratio of the two paces over the classes), so the
+   * scaled bound stays below the truth and consistent; at rush hour it is
+   * far tighter than the free-flow bound. Of the landmarks, the few that
+   * bound best between the start and the targets serve the whole search
+   * (fewer to read per junction, little lost in tightness).
+   */
+  private prepareBound(starts: readonly Gate[], targets: number, pace: Float64Array): void {
+    const lm = this.landmarks;
+    const fastest = this.graph.fastest;
+    let scale = Infinity;
+    for (let c = 0; c < fastest.length; c++) scale = Math.min(scale, pace[c]! / fastest[c]!);
+    this.scale = scale;
+    const quality: Array<{ k: number; q: number }> = [];
+    for (let k = 0; k < lm.count; k++) {
+      let q = 0;
+      for (const gate of starts) {
+        for (let t = 0; t < targets; t++) {
+          const a = this.targetFrom[t * lm.count + k]! - lm.from[k]![gate.node]!;
+          const b = lm.to[k]![gate.node]! - this.targetTo[t * lm.count + k]!;
+          if (Number.isFinite(a)) q = Math.max(q, a);
+          if (Number.isFinite(b)) q = Math.max(q, b);
+        }
+      }
+      quality.push({ k, q });
+    }
+    quality.sort((x, y) => y.q - x.q || x.k - y.k);
+    this.activeCount = Math.min(ACTIVE_LANDMARKS, quality.length);
+    for (let i = 0; i < this.activeCount; i++) this.active[i] = quality[i]!.k;
   }
 
   /** The fastest route between two snaps at the given pace (seconds per metre by class), or undefined when there is none. */
@@ -132,6 +175,7 @@ export class Router {
     let best = straight?.seconds ?? Infinity;
     let bestEntry = -1;
     const exits = this.exits(from, pace);
+    this.prepareBound(exits, entries.length, pace);
     for (const gate of exits) {
       const v = gate.node;
       if (stamp[v] === gen && dist[v]! <= gate.seconds) continue;
@@ -299,6 +343,9 @@ export class Router {
     return points;
   }
 }
+
+/** Landmarks read per junction in one search. */
+const ACTIVE_LANDMARKS = 4;
 
 /** More landmarks tighten the bound but cost memory (8 bytes per node each) and load time. */
 export function defaultLandmarkCount(nodes: number): number {

@@ -8,6 +8,8 @@ import { RoadGraph, type RoadNetworkData, type RoadSegmentRow, type Snap } from 
 import { buildLandmarks } from "../../server/routing/landmarks";
 import { Router } from "../../server/routing/search";
 import { ROAD_CLASSES, paceAt } from "../../server/routing/speeds";
+import { buildRoadPlan } from "../../server/seed/demo/roads";
+import { Rng } from "../../server/seed/demo/random";
 
 interface Edge {
   from: number;
@@ -64,9 +66,12 @@ function referenceEdges(graph: RoadGraph, pace: Float64Array, snaps: readonly Sn
 
 const BOX = { lat: 55.7, lon: 37.6, size: 0.02 };
 
+// Uniform in the box and a little around it (fc.double favours the extremes,
+// which would put most points on the same corner).
+const unit = fc.integer({ min: 0, max: 1_000_000 }).map((k) => k / 1_000_000);
 const networkOf = (maxNodes: number, maxSegments: number) => fc
   .record({
-    nodes: fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true })), { minLength: 2, maxLength: maxNodes }),
+    nodes: fc.array(fc.tuple(unit, unit), { minLength: 2, maxLength: maxNodes }),
     segments: fc.array(
       fc.record({
         a: fc.nat(),
@@ -74,7 +79,7 @@ const networkOf = (maxNodes: number, maxSegments: number) => fc
         stretch: fc.double({ min: 1, max: 1.6, noNaN: true }),
         roadClass: fc.constantFrom(...ROAD_CLASSES),
         oneway: fc.boolean(),
-        bend: fc.option(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }))),
+        bend: fc.option(fc.tuple(unit, unit)),
       }),
       { minLength: 1, maxLength: maxSegments },
     ),
@@ -93,12 +98,12 @@ const networkOf = (maxNodes: number, maxSegments: number) => fc
   });
 const networkArb = networkOf(40, 90);
 
-const pointArb = fc.tuple(fc.double({ min: -0.1, max: 1.1, noNaN: true }), fc.double({ min: -0.1, max: 1.1, noNaN: true }));
+const pointArb = fc.tuple(unit, unit).map(([y, x]) => [y * 1.2 - 0.1, x * 1.2 - 0.1] as const);
 
 describe("routing on random graphs", () => {
   it.each([
     ["small graphs, default landmarks", networkOf(40, 90), 0, 400],
-    ["larger graphs, 6 landmarks", networkOf(150, 450), 6, 80],
+    ["larger graphs, 6 landmarks", networkOf(150, 450), 6, 150],
   ] as const)("route() finds the times of plain Dijkstra: %s", (_, arb, landmarks, runs) => {
     fc.assert(
       fc.property(arb, pointArb, pointArb, ({ data, hour }, [y1, x1], [y2, x2]) => {
@@ -175,6 +180,38 @@ describe("routing on random graphs", () => {
         expect(got.metres).toBeCloseTo(drawn, 0);
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe("routing on the demo generator's network", () => {
+  // A small town from the seed's road generator: grid, rings, radials, river, one-way centre.
+  const plan = buildRoadPlan(new Rng(7).fork("town"), { minLat: 56.8, maxLat: 56.86, minLon: 35.8, maxLon: 35.9 }, { spacing: 400 });
+  const data: RoadNetworkData = {
+    nodes: plan.nodes.map(([lat, lon], i) => ({ id: i + 1, lat, lon })),
+    segments: plan.segments.map((seg, i) => ({ id: i + 1, from: seg.from + 1, to: seg.to + 1, length: seg.length, roadClass: seg.roadClass, oneway: seg.oneway, name: "", streetId: null, shape: null })),
+  };
+  const graph = new RoadGraph(data);
+  const router = new Router(graph);
+
+  it("is one connected network with one-way streets", () => {
+    expect(graph.segmentCount).toBeGreaterThan(300);
+    expect(plan.segments.some((seg) => seg.oneway)).toBe(true);
+    const times = router.timesTo(graph.snapToNode(0)!, Array.from({ length: graph.nodeCount }, (_, v) => graph.snapToNode(v)!), paceAt(graph.speeds, 3));
+    expect(times.every((t) => Number.isFinite(t))).toBe(true);
+  });
+
+  it("finds the times of plain Dijkstra at every hour", () => {
+    fc.assert(
+      fc.property(pointArb, pointArb, fc.integer({ min: 0, max: 23 }), ([y1, x1], [y2, x2], hour) => {
+        const pace = paceAt(graph.speeds, hour);
+        const from = graph.snap(56.8 + y1 * 0.06, 35.8 + x1 * 0.1, 5_000)!;
+        const to = graph.snap(56.8 + y2 * 0.06, 35.8 + x2 * 0.1, 5_000)!;
+        const ref = referenceEdges(graph, pace, [from, to]);
+        const expected = reference(ref.nodeCount, ref.edges, ref.snapNodes[0]!, ref.snapNodes[1]!);
+        expect(router.route(from, to, pace)!.seconds).toBeCloseTo(expected.seconds, 6);
+      }),
+      { numRuns: 60 },
     );
   });
 });
