@@ -13,6 +13,9 @@ import { migrate } from "../../server/db/migrate";
 import { normalizeForSearch, normalizeHouse, searchWords } from "../../server/geo/normalize";
 import { parsePolygon, pointInPolygon, polygonArea, type LatLon } from "../../server/geo/polygon";
 import { DRIVER_HOLDING_STATES, ORDER_STATES, canMove, isOrderState, type OrderState } from "../../server/orders/states";
+import { haversineMetres } from "../../server/geo/distance";
+import { cityRoads } from "../../server/routing/graph-cache";
+import { routeThrough } from "../../server/routing/routes";
 import { buildDemoCity, seedDemoCity } from "../../server/seed/demo";
 import { mulberry32, Rng } from "../../server/seed/demo/random";
 
@@ -427,6 +430,56 @@ describe("demo city: seeded", () => {
       if (state === "PREORDER_FREE") expect(o.preOrderTime!.getTime()).toBeGreaterThan(now);
       for (const e of o.extras) expect(e.extra.serviceId).toBe(o.serviceId);
     }
+  });
+
+  it("has a connected road network whose streets carry their houses", async () => {
+    const plan = buildDemoCity();
+    const main = plan.cities[0]!;
+    expect(await prisma.roadSegment.count({ where: { cityId: mainCityId } })).toBe(main.roads.segments.length);
+    expect(main.roads.segments.length).toBeGreaterThan(5_000);
+    expect(main.roads.segments.some((s) => s.oneway)).toBe(true);
+    expect(new Set(main.roads.segments.map((s) => s.roadClass)).size).toBeGreaterThanOrEqual(4);
+    // Each street of the canonical list runs along named segments, and its houses stand by them.
+    const lenin = await prisma.street.findFirstOrThrow({ where: { cityId: mainCityId, fullName: "ул. Ленина" }, include: { houses: true, roads: true } });
+    expect(lenin.roads.length).toBeGreaterThan(0);
+    expect(lenin.roads.every((r) => r.name === "ул. Ленина")).toBe(true);
+    const roads = await cityRoads(prisma, mainCityId);
+    const graph = roads.router!.graph;
+    let own = 0;
+    for (const house of lenin.houses) {
+      const snap = graph.snap(house.lat, house.lon, 1_000)!;
+      expect(snap.distance).toBeLessThan(80);
+      // A corner house may stand nearer the crossing street.
+      if (graph.segmentStreet[snap.segment] === lenin.id) own++;
+    }
+    expect(own).toBeGreaterThanOrEqual(lenin.houses.length * 0.7);
+  });
+
+  it("routes between any two houses of the city along the roads", async () => {
+    const houses = await prisma.house.findMany({ where: { street: { cityId: mainCityId, kind: "STREET" } }, orderBy: { id: "asc" }, take: 400 });
+    const rng = new Rng(5);
+    for (let i = 0; i < 30; i++) {
+      const a = rng.pick(houses);
+      const b = rng.pick(houses);
+      const route = await routeThrough(prisma, mainCityId, [a, b]);
+      expect(route, `${a.id} -> ${b.id}`).toBeDefined();
+      const straight = haversineMetres(a, b);
+      // Along the roads: never shorter than the straight line (less the walk to the road), rarely more than twice it.
+      expect(route!.metres).toBeGreaterThanOrEqual(straight - 200);
+      expect(route!.metres).toBeLessThan(straight * 2.5 + 2_000);
+    }
+  });
+
+  it("reloads the road graph when the database says the roads changed", async () => {
+    const before = await cityRoads(prisma, mainCityId);
+    expect(await cityRoads(prisma, mainCityId)).toBe(before);
+    // Written straight to the table, as another instance or a script would: the trigger tells us.
+    await prisma.$executeRawUnsafe(`INSERT INTO road_speed (city_id, road_class, hour, kmh) VALUES ($1, 'RESIDENTIAL', 3, 7)`, mainCityId);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const after = await cityRoads(prisma, mainCityId);
+    expect(after).not.toBe(before);
+    expect(after.router!.graph.speeds[5 * 24 + 3]).toBeCloseTo(7 / 3.6);
+    await prisma.$executeRawUnsafe(`DELETE FROM road_speed WHERE city_id = $1`, mainCityId);
   });
 
   it("changes nothing when seeded again", async () => {

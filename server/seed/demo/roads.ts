@@ -243,3 +243,73 @@ export function wayLine(plan: RoadPlan, way: RoadWay): LatLon[] {
   }
   return line;
 }
+
+/** The point at share `t` (0..1) of a polyline's length, with the unit vector along it there (metres north, east). */
+export function pointAlong(line: readonly LatLon[], t: number): { lat: number; lon: number; north: number; east: number } {
+  const eastPerDeg = (lat: number) => M_PER_DEG * Math.cos((lat * Math.PI) / 180);
+  const pieces: number[] = [];
+  let total = 0;
+  for (let k = 1; k < line.length; k++) {
+    const [aLat, aLon] = line[k - 1]!;
+    const [bLat, bLon] = line[k]!;
+    const len = Math.hypot((bLat - aLat) * M_PER_DEG, (bLon - aLon) * eastPerDeg(aLat));
+    pieces.push(len);
+    total += len;
+  }
+  let left = Math.min(1, Math.max(0, t)) * total;
+  for (let k = 1; k < line.length; k++) {
+    const len = pieces[k - 1]!;
+    if (left <= len || k === line.length - 1) {
+      const [aLat, aLon] = line[k - 1]!;
+      const [bLat, bLon] = line[k]!;
+      const f = len > 0 ? Math.min(1, left / len) : 0;
+      const north = (bLat - aLat) * M_PER_DEG;
+      const east = (bLon - aLon) * eastPerDeg(aLat);
+      const norm = Math.hypot(north, east) || 1;
+      return { lat: aLat + (bLat - aLat) * f, lon: aLon + (bLon - aLon) * f, north: north / norm, east: east / norm };
+    }
+    left -= len;
+  }
+  const [lat, lon] = line[0]!;
+  return { lat, lon, north: 1, east: 0 };
+}
+
+export type WaySize = "long" | "medium" | "short";
+
+/**
+ * Hands out the ways for the streets to be named: fast roads and avenues for
+ * the long streets, residential runs for the others, one block of a run for
+ * a lane or a square. Central ways first when asked (the best-known names
+ * belong in the centre), otherwise in a shuffled order.
+ */
+export class WayPicker {
+  private readonly pools: Record<WaySize, number[]>;
+  private readonly used = new Set<number>();
+
+  constructor(
+    private readonly plan: RoadPlan,
+    rng: Rng,
+  ) {
+    const kinds: Record<WaySize, readonly WayKind[]> = { long: ["radial", "ring", "avenue"], medium: ["street", "avenue"], short: ["street"] };
+    const build = (size: WaySize) => rng.shuffle(plan.ways.flatMap((w, k) => (kinds[size].includes(w.kind) ? [k] : [])));
+    this.pools = { long: build("long"), medium: build("medium"), short: build("short") };
+  }
+
+  private distanceToCentre(way: number): number {
+    const [lat, lon] = this.plan.nodes[this.plan.segments[this.plan.ways[way]!.segments[0]!]!.from]!;
+    const [cLat, cLon] = this.plan.centre;
+    return Math.hypot(lat - cLat, (lon - cLon) * Math.cos((cLat * Math.PI) / 180));
+  }
+
+  /** The segments of a way not yet named, or undefined when none is left. */
+  take(size: WaySize, central: boolean): number[] | undefined {
+    let pool = this.pools[size].filter((w) => !this.used.has(w));
+    if (pool.length === 0) pool = [...this.pools.long, ...this.pools.medium].filter((w) => !this.used.has(w));
+    if (pool.length === 0) return undefined;
+    let way = pool[0]!;
+    if (central) for (const w of pool) if (this.distanceToCentre(w) < this.distanceToCentre(way)) way = w;
+    this.used.add(way);
+    const segments = this.plan.ways[way]!.segments;
+    return size === "short" ? segments.slice(0, 1) : [...segments];
+  }
+}
