@@ -91,9 +91,11 @@ async function reload(s: State, city: CityState, cityId: number): Promise<CityRo
 /**
  * The city's roads in this process. Inside a transaction (a `db` other than
  * the process's client) the graph in hand is used even if a change came
- * since (a route a moment old is harmless; reloading would need the
- * connection the transaction may hold); with none in hand it is read through
- * the transaction and not kept.
+ * since (a route a moment old is harmless); with none in hand the answer is
+ * "no roads" (the caller falls back to the straight line) and the graph is
+ * loaded in the background: reading a city's network inside a transaction
+ * would hold its locks for as long, and the process's own connection may be
+ * the one the transaction holds.
  */
 export async function cityRoads(db: DbOrTx, cityId: number): Promise<CityRoads> {
   const s = state();
@@ -101,7 +103,11 @@ export async function cityRoads(db: DbOrTx, cityId: number): Promise<CityRoads> 
   if (!city) s.cities.set(cityId, (city = {}));
   const current = city.current;
   if (current && current.generation === s.generation) return current.roads;
-  if (db !== s.conn.prisma) return current ? current.roads : buildCityRoads(db, cityId);
+  if (db !== s.conn.prisma) {
+    if (current) return current.roads;
+    reload(s, city, cityId).catch((error: unknown) => log.warn("road graph: background load failed", error));
+    return { cityId, timezone: "UTC", router: undefined, loadMs: 0 };
+  }
   return reload(s, city, cityId);
 }
 

@@ -14,6 +14,7 @@ import { normalizeForSearch, normalizeHouse, searchWords } from "../../server/ge
 import { parsePolygon, pointInPolygon, polygonArea, type LatLon } from "../../server/geo/polygon";
 import { DRIVER_HOLDING_STATES, ORDER_STATES, canMove, isOrderState, type OrderState } from "../../server/orders/states";
 import { haversineMetres } from "../../server/geo/distance";
+import { driveMinutes } from "../../server/routing/arrival";
 import { cityRoads } from "../../server/routing/graph-cache";
 import { routeThrough } from "../../server/routing/routes";
 import { buildDemoCity, seedDemoCity } from "../../server/seed/demo";
@@ -468,6 +469,20 @@ describe("demo city: seeded", () => {
       expect(route!.metres).toBeGreaterThanOrEqual(straight - 200);
       expect(route!.metres).toBeLessThan(straight * 2.5 + 2_000);
     }
+  });
+
+  it("times a car's arrival along the roads, and by the straight line off them", async () => {
+    const houses = await prisma.house.findMany({ where: { street: { cityId: mainCityId, fullName: { in: ["ул. Ленина", "пр-т Мира"] } } }, orderBy: { id: "asc" }, take: 40 });
+    const a = houses[0]!;
+    const b = houses.at(-1)!;
+    const at = new Date("2026-06-01T00:00:00Z");
+    const route = await routeThrough(prisma, mainCityId, [a, b], at);
+    // One backward search (arrivalSeconds) and one A* (routeThrough) agree.
+    expect(await driveMinutes(prisma, mainCityId, a, b, { unknown: 5, at })).toBe(Math.max(1, Math.round(route!.seconds / 60)));
+    const far = { lat: 55.3, lon: 37.6 };
+    const straight = (haversineMetres(far, b) * 1.3) / 1000 / 30;
+    expect(await driveMinutes(prisma, mainCityId, far, b, { unknown: 5, at })).toBe(Math.round(straight * 60));
+    expect(await driveMinutes(prisma, mainCityId, { lat: null, lon: null }, b, { unknown: 5, at })).toBe(5);
   });
 
   it("reloads the road graph when the database says the roads changed", async () => {
