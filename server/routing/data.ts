@@ -24,6 +24,11 @@ export async function readCityNetwork(query: RawQuery, cityId: number): Promise<
   return { cityId, timezone: city.timezone, nodes, segments, speeds };
 }
 
+export async function citiesWithRoads(query: RawQuery): Promise<number[]> {
+  const rows = await query<{ id: number }>(`SELECT c.id FROM city c WHERE EXISTS (SELECT 1 FROM road_segment s WHERE s.city_id = c.id) ORDER BY c.id`);
+  return rows.map((r) => Number(r.id));
+}
+
 /** Segment and junction counts per city, for the console's statistics. */
 export async function networkCounts(query: RawQuery): Promise<Array<{ cityId: number; nodes: number; segments: number; metres: number }>> {
   return query(

@@ -8,7 +8,7 @@
 import { connection, rawQuery, type Connection, type DbOrTx } from "../db";
 import { listenChannel } from "../db/listen";
 import { log } from "../log";
-import { readCityNetwork } from "./data";
+import { citiesWithRoads, readCityNetwork } from "./data";
 import { RoadGraph } from "./graph";
 import { Router } from "./search";
 
@@ -109,6 +109,11 @@ export async function cityRoads(db: DbOrTx, cityId: number): Promise<CityRoads> 
     return { cityId, timezone: "UTC", router: undefined, loadMs: 0 };
   }
   return reload(s, city, cityId);
+}
+
+/** Loads the graph of every city that has roads, one after another (at start-up, so that no request waits for it). */
+export async function warmRoadGraphs(db: DbOrTx): Promise<void> {
+  for (const cityId of await citiesWithRoads(rawQuery(db))) await cityRoads(db, cityId);
 }
 
 /** Call after changing roads through this instance (the notification follows anyway). */
