@@ -7,7 +7,11 @@ import { config } from "../config";
 import { ValidationError } from "../errors";
 import { parsePolygon, type LatLon } from "../geo/polygon";
 import { GROUP_STATES } from "./board-filter";
-import { DRIVER_HOLDING_STATES, NOT_DONE_STATES } from "../orders/states";
+import { DRIVER_HOLDING_STATES, NOT_DONE_STATES, type OrderState } from "../orders/states";
+import { routeThrough } from "../routing/routes";
+
+/** A car on its way to the pickup: its route there is drawn with the order's. */
+const APPROACHING: readonly OrderState[] = ["SENT_TO_DRIVER", "CONFIRMED", "RECEIVED_BY_DRIVER", "CONFIRMED_CLIENT_NOTIFIED", "BOUND"];
 
 /** Orders waiting for a car: the board's "free" group. */
 const WAITING = [...(GROUP_STATES.free ?? [])];
@@ -234,6 +238,7 @@ export async function orderRoute(db: Db, orderId: number) {
       wayPoints: true,
       amount: true,
       distance: true,
+      arrivalAt: true,
       driver: { select: { id: true, callSign: true, lat: true, lon: true, state: true } },
     },
   });
@@ -244,6 +249,13 @@ export async function orderRoute(db: Db, orderId: number) {
     if (order.dstLat !== null && order.dstLon !== null) points.push({ lat: order.dstLat, lon: order.dstLon, street: order.dstStreet || order.dst, house: order.dstHouse });
   }
   if (points.length > 50) points = points.slice(0, 50);
+  // Along the roads when the points are on them: the trip, and the car's way to the pickup with its time.
+  const trip = points.length >= 2 ? await routeThrough(db, order.cityId, points) : undefined;
+  const driver = order.driver;
+  const approach =
+    driver && driver.lat !== null && driver.lon !== null && points[0] && (APPROACHING as readonly string[]).includes(order.state)
+      ? await routeThrough(db, order.cityId, [{ lat: driver.lat, lon: driver.lon }, points[0]])
+      : undefined;
   return {
     id: order.id,
     cityId: order.cityId,
@@ -251,7 +263,12 @@ export async function orderRoute(db: Db, orderId: number) {
     amount: order.amount,
     distance: order.distance,
     points,
-    driver: order.driver,
+    /** The trip along the roads, or null (then the points are joined by straight lines). */
+    path: trip ? { points: trip.points, metres: trip.metres, seconds: trip.seconds } : null,
+    /** The car's way to the pickup along the roads, with the time it takes now. */
+    approach: approach ? { points: approach.points, metres: approach.metres, seconds: approach.seconds } : null,
+    arrivalAt: order.arrivalAt,
+    driver,
   };
 }
 
