@@ -302,9 +302,10 @@ export class RoadGraph {
 
   /** The snap of a junction itself (on one of its segments), for routes from node to node. */
   snapToNode(node: number): Snap | undefined {
-    const arcs = this.outStart[node]! < this.outStart[node + 1]! ? this.outArcs[this.outStart[node]!] : this.inStart[node]! < this.inStart[node + 1]! ? this.inArcs[this.inStart[node]!] : undefined;
-    if (arcs === undefined) return undefined;
-    const segment = this.arcSegment[arcs]!;
+    // Any arc at the junction: out of it, else into it.
+    const arc = this.outStart[node]! < this.outStart[node + 1]! ? this.outArcs[this.outStart[node]!] : this.inStart[node]! < this.inStart[node + 1]! ? this.inArcs[this.inStart[node]!] : undefined;
+    if (arc === undefined) return undefined;
+    const segment = this.arcSegment[arc]!;
     const atStart = this.segmentFrom[segment] === node;
     const pieces = this.shapeStart[segment + 1]! - this.shapeStart[segment]! - 1;
     return {
