@@ -57,27 +57,41 @@ export async function arrivalSeconds(
   from: readonly GeoPoint[],
   options: { at?: Date; maxSeconds?: number } = {},
 ): Promise<Array<number | undefined>> {
-  const none = from.map(() => undefined);
-  if (from.length === 0) return none;
+  return (await arrivalMatrix(db, cityId, [to], from, options))[0]!;
+}
+
+/**
+ * The arrival times of many cars at many pickups: matrix[pickup][car] in
+ * seconds (undefined as for arrivalSeconds). The cars are put on the roads
+ * once, then one backward search per pickup: for batched assignment, orders
+ * x free drivers.
+ */
+export async function arrivalMatrix(
+  db: DbOrTx,
+  cityId: number,
+  pickups: readonly GeoPoint[],
+  cars: readonly GeoPoint[],
+  options: { at?: Date; maxSeconds?: number } = {},
+): Promise<Array<Array<number | undefined>>> {
+  const none = () => cars.map((): number | undefined => undefined);
+  if (cars.length === 0 || pickups.length === 0) return pickups.map(none);
   const roads = await cityRoads(db, cityId);
   const router = roads.router;
-  if (!router) return none;
+  if (!router) return pickups.map(none);
   const maxMetres = config().ROUTE_SNAP_METRES;
-  const target = router.graph.snap(to.lat, to.lon, maxMetres);
-  if (!target) return none;
-  const snaps = from.map((p) => router.graph.snap(p.lat, p.lon, maxMetres));
+  const snaps = cars.map((p) => router.graph.snap(p.lat, p.lon, maxMetres));
   const on = snaps.flatMap((s, i) => (s ? [{ snap: s, i }] : []));
+  const starts = on.map((x) => x.snap);
   const pace = paceAt(router.graph.speeds, localHour(options.at ?? new Date(), roads.timezone));
-  const times = router.timesTo(
-    target,
-    on.map((x) => x.snap),
-    pace,
-    options.maxSeconds,
-  );
-  const out: Array<number | undefined> = [...none];
-  on.forEach(({ i }, k) => {
-    const t = times[k]!;
-    out[i] = Number.isFinite(t) ? Math.round(t) : undefined;
+  return pickups.map((pickup) => {
+    const out = none();
+    const target = router.graph.snap(pickup.lat, pickup.lon, maxMetres);
+    if (!target) return out;
+    const times = router.timesTo(target, starts, pace, options.maxSeconds);
+    on.forEach(({ i }, k) => {
+      const t = times[k]!;
+      out[i] = Number.isFinite(t) ? Math.round(t) : undefined;
+    });
+    return out;
   });
-  return out;
 }

@@ -16,7 +16,7 @@ import { DRIVER_HOLDING_STATES, ORDER_STATES, canMove, isOrderState, type OrderS
 import { haversineMetres } from "../../server/geo/distance";
 import { driveMinutes } from "../../server/routing/arrival";
 import { cityRoads } from "../../server/routing/graph-cache";
-import { routeThrough } from "../../server/routing/routes";
+import { arrivalMatrix, arrivalSeconds, routeThrough } from "../../server/routing/routes";
 import { buildDemoCity, seedDemoCity } from "../../server/seed/demo";
 import { mulberry32, Rng } from "../../server/seed/demo/random";
 
@@ -483,6 +483,28 @@ describe("demo city: seeded", () => {
     const straight = (haversineMetres(far, b) * 1.3) / 1000 / 30;
     expect(await driveMinutes(prisma, mainCityId, far, b, { unknown: 5, at })).toBe(Math.round(straight * 60));
     expect(await driveMinutes(prisma, mainCityId, { lat: null, lon: null }, b, { unknown: 5, at })).toBe(5);
+  });
+
+  it("gives the arrival times of many cars at many pickups (for dispatch), as single routes give them", async () => {
+    const houses = await prisma.house.findMany({ where: { street: { cityId: mainCityId, kind: "STREET" } }, orderBy: { id: "asc" }, take: 300 });
+    const rng = new Rng(9);
+    const pickups = [rng.pick(houses), rng.pick(houses), rng.pick(houses)];
+    const cars = [...Array.from({ length: 20 }, () => rng.pick(houses)), { lat: 55.3, lon: 37.6 }];
+    const at = new Date("2026-06-01T15:00:00Z");
+    const matrix = await arrivalMatrix(prisma, mainCityId, pickups, cars, { at });
+    for (const [p, pickup] of pickups.entries()) {
+      for (const [c, car] of cars.entries()) {
+        const route = await routeThrough(prisma, mainCityId, [car, pickup], at);
+        if (!route) expect(matrix[p]![c]).toBeUndefined();
+        else expect(Math.abs(matrix[p]![c]! - route.seconds)).toBeLessThanOrEqual(1);
+      }
+    }
+    // With a limit, the farther cars are left out.
+    const limited = await arrivalSeconds(prisma, mainCityId, pickups[0]!, cars, { at, maxSeconds: 600 });
+    limited.forEach((t, c) => {
+      if (matrix[0]![c] !== undefined && matrix[0]![c]! <= 599) expect(t).toBe(matrix[0]![c]);
+      if (matrix[0]![c] === undefined || matrix[0]![c]! > 601) expect(t).toBeUndefined();
+    });
   });
 
   it("reloads the road graph when the database says the roads changed", async () => {
