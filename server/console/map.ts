@@ -1,7 +1,8 @@
 // The dispatcher's live map: a city's regions with the free drivers and the
 // waiting orders in each, every active driver with a known position, a
 // plain base map drawn from our own street data (the map must work with no
-// tile server), one driver's card and one order's route.
+// tile server: the streets along their roads), one driver's card and one
+// order's route.
 import type { Db } from "../db";
 import { config } from "../config";
 import { ValidationError } from "../errors";
@@ -9,6 +10,9 @@ import { parsePolygon, type LatLon } from "../geo/polygon";
 import { GROUP_STATES } from "./board-filter";
 import { DRIVER_HOLDING_STATES, NOT_DONE_STATES, type OrderState } from "../orders/states";
 import { routeThrough } from "../routing/routes";
+import { cityRoads } from "../routing/graph-cache";
+import { streetPolylines } from "../routing/street-lines";
+import { CLASS_INDEX } from "../routing/speeds";
 
 /** A car on its way to the pickup: its route there is drawn with the order's. */
 const APPROACHING: readonly OrderState[] = ["SENT_TO_DRIVER", "CONFIRMED", "RECEIVED_BY_DRIVER", "CONFIRMED_CLIENT_NOTIFIED", "BOUND"];
@@ -158,25 +162,39 @@ const BASEMAP_MS = 5 * 60_000;
 
 export interface Basemap {
   cityId: number;
-  /** [prefix, full name, [a, b]]: lines of streets */
-  streets: Array<{ name: string; major: boolean; line: [LatLon, LatLon] }>;
+  /** Lines of streets: along their road segments, or through their houses (a street may have several lines). */
+  streets: Array<{ name: string; major: boolean; line: LatLon[] }>;
   places: Array<{ name: string; lat: number; lon: number }>;
 }
 
 async function loadBasemap(db: Db, cityId: number): Promise<Basemap> {
   const streets = await db.street.findMany({
     where: { cityId },
-    select: { fullName: true, prefix: true, kind: true, lat: true, lon: true, houses: { select: { lat: true, lon: true } } },
+    select: { id: true, fullName: true, prefix: true, kind: true, lat: true, lon: true, houses: { select: { lat: true, lon: true } } },
     orderBy: { id: "asc" },
   });
   const out: Basemap = { cityId, streets: [], places: [] };
+  // Along the roads where the street has them; else the line through its houses.
+  const router = (await cityRoads(db, cityId)).router;
+  const lines = router ? streetPolylines(router.graph) : new Map<number, LatLon[][]>();
+  const majorRoads = new Set<number>();
+  if (router) {
+    const g = router.graph;
+    for (let k = 0; k < g.segmentCount; k++) if (g.segmentClass[k]! <= CLASS_INDEX.SECONDARY && g.segmentStreet[k]) majorRoads.add(g.segmentStreet[k]!);
+  }
   for (const s of streets) {
     if (s.kind === "PUBLIC_PLACE") {
       out.places.push({ name: s.fullName, lat: s.lat, lon: s.lon });
       continue;
     }
+    const major = s.prefix === "пр-т" || s.prefix === "ш." || majorRoads.has(s.id);
+    const roads = lines.get(s.id);
+    if (roads?.length) {
+      for (const line of roads) out.streets.push({ name: s.fullName, major, line });
+      continue;
+    }
     const line = streetLine(s.houses);
-    if (line) out.streets.push({ name: s.fullName, major: s.prefix === "пр-т" || s.prefix === "ш.", line });
+    if (line) out.streets.push({ name: s.fullName, major, line });
   }
   return out;
 }

@@ -16,6 +16,7 @@ import { DRIVER_HOLDING_STATES, ORDER_STATES, canMove, isOrderState, type OrderS
 import { haversineMetres } from "../../server/geo/distance";
 import { driveMinutes } from "../../server/routing/arrival";
 import { cityRoads } from "../../server/routing/graph-cache";
+import { streetPolylines } from "../../server/routing/street-lines";
 import { arrivalMatrix, arrivalSeconds, routeThrough } from "../../server/routing/routes";
 import { buildDemoCity, seedDemoCity } from "../../server/seed/demo";
 import { mulberry32, Rng } from "../../server/seed/demo/random";
@@ -454,6 +455,18 @@ describe("demo city: seeded", () => {
       if (graph.segmentStreet[snap.segment] === lenin.id) own++;
     }
     expect(own).toBeGreaterThanOrEqual(lenin.houses.length * 0.7);
+  });
+
+  it("draws each street along its road segments, chained end to end", async () => {
+    const graph = (await cityRoads(prisma, mainCityId)).router!.graph;
+    const lines = streetPolylines(graph);
+    const lenin = await prisma.street.findFirstOrThrow({ where: { cityId: mainCityId, fullName: "ул. Ленина" }, include: { roads: true } });
+    const drawn = lines.get(lenin.id)!;
+    // A run of consecutive blocks: one line through every junction of it.
+    expect(drawn).toHaveLength(1);
+    expect(drawn[0]).toHaveLength(lenin.roads.length + 1);
+    const metres = drawn[0]!.slice(1).reduce((sum, p, i) => sum + haversineMetres({ lat: p[0], lon: p[1] }, { lat: drawn[0]![i]![0], lon: drawn[0]![i]![1] }), 0);
+    expect(metres).toBeCloseTo(lenin.roads.reduce((sum, r) => sum + r.length, 0), -1);
   });
 
   it("routes between any two houses of the city along the roads", async () => {
