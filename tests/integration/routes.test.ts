@@ -2,12 +2,13 @@
 // computed here, independently of the server's router: plain Dijkstra (an
 // O(n²) scan) on the same network, rebuilt from the deterministic seed plan,
 // between junctions (points exactly on a junction need no snapping).
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import pg from "pg";
 import { apiGet } from "../support/api";
 import { estimateOperation } from "@/server/dispatch-api/operations/estimate";
 import { haversineMetres } from "@/server/geo/distance";
 import { buildDemoCity } from "@/server/seed/demo";
-import { CLASS_INDEX, paceAt, speedTable } from "@/server/routing/speeds";
+import { CLASS_INDEX, ROAD_CLASSES, paceAt, speedTable } from "@/server/routing/speeds";
 
 async function estimate(params: Record<string, string | number>) {
   const reply = await apiGet("order/pre_cost", params);
@@ -92,5 +93,31 @@ describe("estimates along the roads", () => {
     expect(est.approximate).toBe(true);
     expect(est.distance * 1000).toBeCloseTo(haversineMetres(a, b) * 1.3, -1);
     expect(est.route.points).toHaveLength(2);
+  });
+});
+
+describe.skipIf(inject("testDb") !== "postgres")("the road graph on PostgreSQL: another writer", () => {
+  const pool = new pg.Pool({ connectionString: inject("databaseUrl"), max: 1 });
+  afterAll(async () => {
+    await pool.query(`DELETE FROM road_speed WHERE city_id = 1`);
+    await pool.end();
+  });
+
+  it("reloads when roads change under it (statement triggers, NOTIFY taxi_road)", async () => {
+    const pace = paceAt(speedTable(), 3);
+    const [a, b] = [120, roads.nodes.length - 200] as const;
+    const params = {
+      way_points: JSON.stringify([{ lat: roads.nodes[a]![0], lon: roads.nodes[a]![1] }, { lat: roads.nodes[b]![0], lon: roads.nodes[b]![1] }]),
+      pre_order_time_utc: tomorrowAtMidnightUtc(),
+    };
+    expect((await estimate(params)).route_time).toBe(Math.round(plainDijkstra(a, b, pace).seconds));
+    // Every road at 5 km/h at 03:00, written straight to the table as a script would.
+    await pool.query(`INSERT INTO road_speed (city_id, road_class, hour, kmh) SELECT 1, c, 3, 5 FROM unnest(enum_range(NULL::"RoadClass")) AS c`);
+    const slow = paceAt(speedTable(ROAD_CLASSES.map((roadClass) => ({ roadClass, hour: 3, kmh: 5 }))), 3);
+    const expected = Math.round(plainDijkstra(a, b, slow).seconds);
+    const deadline = Date.now() + 5_000;
+    let got = 0;
+    while (Date.now() < deadline && (got = (await estimate(params)).route_time) !== expected) await new Promise((r) => setTimeout(r, 100));
+    expect(got).toBe(expected);
   });
 });
