@@ -4,7 +4,8 @@
 // whoever writes. As for the street index (geo/street-index.ts), a
 // generation counter bumped by every notification tells whether a graph in
 // hand was read after the last change; a load that started before a change
-// serves those already waiting for it but is not kept as current.
+// serves those already waiting for it but is not kept as current. Unlike
+// the street index, an out-of-date graph is served while the new one loads.
 import { connection, rawQuery, type Connection, type DbOrTx } from "../db";
 import { listenChannel } from "../db/listen";
 import { log } from "../log";
@@ -89,13 +90,15 @@ async function reload(s: State, city: CityState, cityId: number): Promise<CityRo
 }
 
 /**
- * The city's roads in this process. Inside a transaction (a `db` other than
- * the process's client) the graph in hand is used even if a change came
- * since (a route a moment old is harmless); with none in hand the answer is
- * "no roads" (the caller falls back to the straight line) and the graph is
- * loaded in the background: reading a city's network inside a transaction
- * would hold its locks for as long, and the process's own connection may be
- * the one the transaction holds.
+ * The city's roads in this process. The first use waits for the graph to
+ * load. After a change the graph in hand keeps answering while the new one
+ * loads in the background (a large city takes seconds to load; a route a
+ * moment old is harmless, and an estimate must not wait that long). Inside
+ * a transaction (a `db` other than the process's client) with no graph in
+ * hand the answer is "no roads" (the caller falls back to the straight line)
+ * and the graph is loaded in the background: reading a city's network
+ * inside a transaction would hold its locks for as long, and the process's
+ * own connection may be the one the transaction holds.
  */
 export async function cityRoads(db: DbOrTx, cityId: number): Promise<CityRoads> {
   const s = state();
@@ -103,10 +106,12 @@ export async function cityRoads(db: DbOrTx, cityId: number): Promise<CityRoads> 
   if (!city) s.cities.set(cityId, (city = {}));
   const current = city.current;
   if (current && current.generation === s.generation) return current.roads;
-  if (db !== s.conn.prisma) {
-    if (current) return current.roads;
-    reload(s, city, cityId).catch((error: unknown) => log.warn("road graph: background load failed", error));
-    return { cityId, timezone: "UTC", router: undefined, loadMs: 0 };
+  if (current || db !== s.conn.prisma) {
+    // Out of date (or in a transaction): load in the background and answer now.
+    if (!city.loading || city.loading.generation !== s.generation) {
+      reload(s, city, cityId).catch((error: unknown) => log.warn("road graph: background load failed", error));
+    }
+    return current ? current.roads : { cityId, timezone: "UTC", router: undefined, loadMs: 0 };
   }
   return reload(s, city, cityId);
 }
