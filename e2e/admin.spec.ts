@@ -88,6 +88,20 @@ test("the audit log records operator actions, refused ones too", async ({ page, 
   await shot("settings-audit");
 });
 
+test("the road network page shows each city's roads", async ({ page, shot }) => {
+  await signInAdmin(page);
+  await page.goto("/settings/roads");
+  const table = page.getByTestId("roads-table");
+  const moscow = table.locator("tbody tr").filter({ hasText: "Москва" });
+  await expect(moscow).toBeVisible();
+  // The demo's main city: thousands of segments, some one-way, kept in this instance's memory.
+  const cells = moscow.locator("td");
+  expect(Number(await cells.nth(2).innerText())).toBeGreaterThan(5_000);
+  expect(Number(await cells.nth(3).innerText())).toBeGreaterThan(0);
+  await expect(cells.nth(5)).not.toHaveText("нет");
+  await shot("settings-roads");
+});
+
 test("every page of the console renders (screenshots)", async ({ page, shot }) => {
   await signInAdmin(page);
   for (const [path, name] of [

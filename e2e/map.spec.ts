@@ -105,6 +105,8 @@ test("drivers move live on the map, the card opens on a click, regions count, a 
   await expect(page.getByTestId("route-chip")).toContainText(`№${orderId}`);
   await expect(page.locator("[data-route-point]")).toHaveCount(2);
   await expect(page.locator('[data-route-point="1"]')).toHaveText("A");
+  // Drawn along the streets, with its length and time by road.
+  await expect(page.getByTestId("route-roads")).toContainText("км");
   await shot("map-route");
 
   // Hiding the free cars leaves the busy ones.

@@ -47,6 +47,8 @@ export const configSchema = z.object({
   PRICE_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
   ROAD_FACTOR: z.coerce.number().min(1).max(3).default(1.3),
   AVERAGE_SPEED_KMH: z.coerce.number().min(5).max(120).default(30),
+  /** A point farther than this from every road is off the network: its route is the straight line times ROAD_FACTOR. */
+  ROUTE_SNAP_METRES: z.coerce.number().min(1).max(5_000).default(300),
   /** Share of an order's price that bonuses may pay, in percent. */
   BONUS_MAX_PERCENT: z.coerce.number().int().min(0).max(100).default(30),
   /** Bonuses earned on a completed order, in percent of its price. */

@@ -16,6 +16,7 @@ import { setUpDemoExchange } from "./seed/demo-exchange";
 import { appHandler } from "./http/app-handler";
 import { createAppServers, tlsConfigured } from "./http/tls";
 import { startBackgroundWork } from "./background";
+import { warmRoadGraphs } from "./routing/graph-cache";
 import { startSimulation } from "./simulator/in-process";
 import { startPgRelay } from "./events/pg-relay";
 import { streetIndex } from "./geo/street-index";
@@ -88,6 +89,8 @@ async function main(): Promise<void> {
   // Street search answers from memory (server/geo/street-index.ts): load the
   // streets and start listening for their changes now, not on the first request.
   streetIndex(db()).catch((error: unknown) => log.warn("street index: first load failed", error));
+  // Likewise the cities' road graphs (server/routing): a large city takes seconds to load.
+  warmRoadGraphs(db()).catch((error: unknown) => log.warn("road graphs: first load failed", error));
 
   const url = cfg.PUBLIC_URL ?? `${servers.scheme}://localhost:${port}`;
   console.log(`\nTaxi dispatch is running at ${url}`);

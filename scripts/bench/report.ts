@@ -4,6 +4,7 @@
 import { copyFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { LoadResult } from "./load";
+import type { RoutingResult } from "./routing";
 
 export interface Sample {
   n: number;
@@ -45,6 +46,7 @@ export interface BenchResult {
   connections: number;
   durations: { saturate: number; rate: number };
   databases: DbResult[];
+  routing?: RoutingResult;
   goals?: Goal[];
 }
 
@@ -73,6 +75,12 @@ function ratio(r: DbResult, m: Measurement): number | undefined {
 
 export function checkGoals(result: BenchResult): Goal[] {
   const goals: Goal[] = [];
+  const route = result.routing?.targets[0];
+  if (route) {
+    // docs/performance.md: an estimate or a dispatch decision may not wait for routing.
+    goals.push({ db: "routing", goal: "routes along the roads: ≥ 1,000/s on one core", value: `${route.perSecond}/s`, met: route.perSecond >= 1_000 });
+    goals.push({ db: "routing", goal: "routes along the roads: p99 < 10 ms", value: `${route.latencyMs.p99} ms`, met: route.latencyMs.p99 < 10 });
+  }
   for (const r of result.databases) {
     const reads = r.measurements.filter((m) => m.group === "ours" && m.kind === "read");
     const def = defaultOf(r, "read");
@@ -126,6 +134,17 @@ function table(result: BenchResult): string {
       lines.push(`| console: board + counts, ${r.console.activeOrders} active orders (${r.console.boardLoad.n} loads) | | | | ${fmt(r.console.boardLoad.p50)} | ${fmt(r.console.boardLoad.p99)} | | |`);
       lines.push(`| console: status change → ${r.console.live.consoles} open consoles (${r.console.live.changes} changes) | | | | ${fmt(r.console.live.p50, 1)} | ${fmt(r.console.live.p99, 1)} | | ${r.console.live.missed || ""} |`);
     }
+    lines.push("");
+  }
+  if (result.routing) {
+    const r = result.routing;
+    lines.push(
+      `### Routing (one core, no server): ${r.nodes} junctions, ${r.segments} segments; graph ${r.buildMs} ms, ${r.landmarks} landmarks ${r.landmarksMs} ms, ${r.graphMb} MB`,
+      "",
+      "| query | per second | p50 ms | p99 ms | junctions settled |",
+      "|---|---:|---:|---:|---:|",
+    );
+    for (const t of r.targets) lines.push(`| ${t.name} | ${t.perSecond} | ${t.latencyMs.p50} | ${t.latencyMs.p99} | ${t.settled ?? ""} |`);
     lines.push("");
   }
   const goals = result.goals ?? [];

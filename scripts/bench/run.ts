@@ -8,6 +8,7 @@
 //   npm run bench -- --db=postgres       one database
 //   npm run bench -- --profile           also a CPU profile of the server (bench-results/profiles)
 //   npm run bench -- --only=streets,pre_cost   only the targets whose names contain one of these
+//   npm run bench -- --only=routing      only the routing benchmark (no server, no database, no build)
 //
 // The servers are started with NEXT_DIST_DIR (default .next-bench, built
 // beforehand with `NEXT_DIST_DIR=.next-bench npx next build`).
@@ -25,6 +26,7 @@ import { signInApi, type Session } from "../../e2e/support/console-api";
 import type { LoadJob, LoadResult } from "./load";
 import { writeReport, type BenchResult, type DbResult, type Measurement, type Sample } from "./report";
 import { summarizeProfile } from "./profile";
+import { benchRouting } from "./routing";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 const args = process.argv.slice(2);
@@ -554,12 +556,15 @@ async function benchDatabase(kind: TestDb): Promise<DbResult> {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(path.join(root, distDir, "BUILD_ID"))) {
+  // The routing benchmark needs neither a server nor a database.
+  const routing = wanted("routing") ? benchRouting({ short, log }) : undefined;
+  const serverTargets = !only || only.some((part) => part !== "routing");
+  if (serverTargets && !existsSync(path.join(root, distDir, "BUILD_ID"))) {
     throw new Error(`no production build in ${distDir}: run NEXT_DIST_DIR=${distDir} npx next build`);
   }
   mkdirSync(outDir, { recursive: true });
   const results: DbResult[] = [];
-  for (const kind of databases) results.push(await benchDatabase(kind));
+  if (serverTargets) for (const kind of databases) results.push(await benchDatabase(kind));
   const result: BenchResult = {
     at: new Date().toISOString(),
     mode: short ? "short" : "full",
@@ -567,6 +572,7 @@ async function main(): Promise<void> {
     connections: M.connections,
     durations: { saturate: M.saturate, rate: M.rate },
     databases: results,
+    ...(routing ? { routing } : {}),
   };
   const files = writeReport(result, outDir);
   console.log(readFileSync(files.md, "utf8"));

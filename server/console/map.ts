@@ -1,13 +1,21 @@
 // The dispatcher's live map: a city's regions with the free drivers and the
 // waiting orders in each, every active driver with a known position, a
 // plain base map drawn from our own street data (the map must work with no
-// tile server), one driver's card and one order's route.
+// tile server: the streets along their roads), one driver's card and one
+// order's route.
 import type { Db } from "../db";
 import { config } from "../config";
 import { ValidationError } from "../errors";
 import { parsePolygon, type LatLon } from "../geo/polygon";
 import { GROUP_STATES } from "./board-filter";
-import { DRIVER_HOLDING_STATES, NOT_DONE_STATES } from "../orders/states";
+import { DRIVER_HOLDING_STATES, NOT_DONE_STATES, type OrderState } from "../orders/states";
+import { routeThrough } from "../routing/routes";
+import { cityRoads } from "../routing/graph-cache";
+import { streetPolylines } from "../routing/street-lines";
+import { CLASS_INDEX } from "../routing/speeds";
+
+/** A car on its way to the pickup: its route there is drawn with the order's. */
+const APPROACHING: readonly OrderState[] = ["SENT_TO_DRIVER", "CONFIRMED", "RECEIVED_BY_DRIVER", "CONFIRMED_CLIENT_NOTIFIED", "BOUND"];
 
 /** Orders waiting for a car: the board's "free" group. */
 const WAITING = [...(GROUP_STATES.free ?? [])];
@@ -154,25 +162,39 @@ const BASEMAP_MS = 5 * 60_000;
 
 export interface Basemap {
   cityId: number;
-  /** [prefix, full name, [a, b]]: lines of streets */
-  streets: Array<{ name: string; major: boolean; line: [LatLon, LatLon] }>;
+  /** Lines of streets: along their road segments, or through their houses (a street may have several lines). */
+  streets: Array<{ name: string; major: boolean; line: LatLon[] }>;
   places: Array<{ name: string; lat: number; lon: number }>;
 }
 
 async function loadBasemap(db: Db, cityId: number): Promise<Basemap> {
   const streets = await db.street.findMany({
     where: { cityId },
-    select: { fullName: true, prefix: true, kind: true, lat: true, lon: true, houses: { select: { lat: true, lon: true } } },
+    select: { id: true, fullName: true, prefix: true, kind: true, lat: true, lon: true, houses: { select: { lat: true, lon: true } } },
     orderBy: { id: "asc" },
   });
   const out: Basemap = { cityId, streets: [], places: [] };
+  // Along the roads where the street has them; else the line through its houses.
+  const router = (await cityRoads(db, cityId)).router;
+  const lines = router ? streetPolylines(router.graph) : new Map<number, LatLon[][]>();
+  const majorRoads = new Set<number>();
+  if (router) {
+    const g = router.graph;
+    for (let k = 0; k < g.segmentCount; k++) if (g.segmentClass[k]! <= CLASS_INDEX.SECONDARY && g.segmentStreet[k]) majorRoads.add(g.segmentStreet[k]!);
+  }
   for (const s of streets) {
     if (s.kind === "PUBLIC_PLACE") {
       out.places.push({ name: s.fullName, lat: s.lat, lon: s.lon });
       continue;
     }
+    const major = s.prefix === "пр-т" || s.prefix === "ш." || majorRoads.has(s.id);
+    const roads = lines.get(s.id);
+    if (roads?.length) {
+      for (const line of roads) out.streets.push({ name: s.fullName, major, line });
+      continue;
+    }
     const line = streetLine(s.houses);
-    if (line) out.streets.push({ name: s.fullName, major: s.prefix === "пр-т" || s.prefix === "ш.", line });
+    if (line) out.streets.push({ name: s.fullName, major, line });
   }
   return out;
 }
@@ -234,6 +256,7 @@ export async function orderRoute(db: Db, orderId: number) {
       wayPoints: true,
       amount: true,
       distance: true,
+      arrivalAt: true,
       driver: { select: { id: true, callSign: true, lat: true, lon: true, state: true } },
     },
   });
@@ -244,6 +267,13 @@ export async function orderRoute(db: Db, orderId: number) {
     if (order.dstLat !== null && order.dstLon !== null) points.push({ lat: order.dstLat, lon: order.dstLon, street: order.dstStreet || order.dst, house: order.dstHouse });
   }
   if (points.length > 50) points = points.slice(0, 50);
+  // Along the roads when the points are on them: the trip, and the car's way to the pickup with its time.
+  const trip = points.length >= 2 ? await routeThrough(db, order.cityId, points) : undefined;
+  const driver = order.driver;
+  const approach =
+    driver && driver.lat !== null && driver.lon !== null && points[0] && (APPROACHING as readonly string[]).includes(order.state)
+      ? await routeThrough(db, order.cityId, [{ lat: driver.lat, lon: driver.lon }, points[0]])
+      : undefined;
   return {
     id: order.id,
     cityId: order.cityId,
@@ -251,7 +281,12 @@ export async function orderRoute(db: Db, orderId: number) {
     amount: order.amount,
     distance: order.distance,
     points,
-    driver: order.driver,
+    /** The trip along the roads, or null (then the points are joined by straight lines). */
+    path: trip ? { points: trip.points, metres: trip.metres, seconds: trip.seconds } : null,
+    /** The car's way to the pickup along the roads, with the time it takes now. */
+    approach: approach ? { points: approach.points, metres: approach.metres, seconds: approach.seconds } : null,
+    arrivalAt: order.arrivalAt,
+    driver,
   };
 }
 

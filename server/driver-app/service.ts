@@ -7,6 +7,7 @@
 import type { Db, Tx } from "../db";
 import type { Actor } from "../actor";
 import { config } from "../config";
+import { driveMinutes } from "../routing/arrival";
 import { OrderError, ValidationError } from "../errors";
 import { publish } from "../events/bus";
 import { applyDriverPayment } from "../balances/driver-balance";
@@ -365,13 +366,6 @@ export async function reportPosition(db: Db, me: DriverIdentity, p: PositionInpu
 
 // ---------------------------------------------------------------- orders
 
-function defaultArrivalMinutes(from: { lat: number | null; lon: number | null }, to: { lat: number | null; lon: number | null }): number {
-  if (from.lat === null || from.lon === null || to.lat === null || to.lon === null) return 5;
-  const cfg = config();
-  const metres = haversineMetres({ lat: from.lat, lon: from.lon }, { lat: to.lat, lon: to.lon }) * cfg.ROAD_FACTOR;
-  return Math.max(1, Math.round((metres / 1000 / cfg.AVERAGE_SPEED_KMH) * 60));
-}
-
 async function finishMoves(db: Db, me: DriverIdentity, moves: MovedOrder[]): Promise<void> {
   publishMoves(moves);
   await publishDriver(db, me.id);
@@ -429,7 +423,7 @@ export async function acceptOrder(db: Db, me: DriverIdentity, input: AcceptInput
     }
     if (driver.state !== "FREE") throw new OrderError("CONFLICT", { reason: "the driver is busy with another order" });
     const here = await tx.driver.findUniqueOrThrow({ where: { id: me.id }, select: { lat: true, lon: true } });
-    const arrivalMinutes = input.arrivalMinutes ?? defaultArrivalMinutes(here, info);
+    const arrivalMinutes = input.arrivalMinutes ?? (await driveMinutes(tx, info.cityId, here, info, { unknown: 5 }));
     const sent = await moveOrderInTx(tx, { orderId: order.id, to: "SENT_TO_DRIVER", driverId: me.id, actor, reason: "taken in the driver app" });
     const confirmed = await moveOrderInTx(tx, { orderId: order.id, to: "CONFIRMED", actor, arrivalMinutes, reason: `arrives in ${arrivalMinutes} min` });
     return [sent, confirmed];

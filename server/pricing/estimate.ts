@@ -1,13 +1,15 @@
 // The price estimate: the rate in force, the route's distance and time (from
-// the client's routing service when given, else straight lines times the
-// road factor at the average speed), extras, demand and bonuses, and a
-// signed token that guarantees the price to the order made from it.
+// the client's routing service when given, else along the city's roads, else
+// straight lines times the road factor at the average speed when a point is
+// off the roads), extras, demand and bonuses, and a signed token that
+// guarantees the price to the order made from it.
 import { config } from "../config";
 import { rawQuery, type DbOrTx } from "../db";
 import { ValidationError } from "../errors";
 import { resolveAddress, type AddressInput, type ResolvedAddress } from "../geo/address";
 import { pathMetres } from "../geo/distance";
 import { normalizePhone } from "../orders/phone";
+import { routeThrough } from "../routing/routes";
 import { computeFare, type FareBreakdown } from "./fare";
 import { demandMarkupPercent } from "./demand";
 import { chooseRate, type RateRow } from "./rates";
@@ -45,6 +47,8 @@ export interface Estimate {
   approximate: boolean;
   token: string;
   points: ResolvedAddress[];
+  /** The route along the roads ([lat, lon]), when it was computed on them. */
+  route?: Array<[number, number]>;
   serviceId: number;
   rateId: number;
   breakdown: FareBreakdown;
@@ -116,6 +120,9 @@ export interface RoutePrice {
   extras: Array<{ id: number; price: number; count: number }>;
   distanceMetres: number;
   routeSeconds: number;
+  /** The distance came from the roads (not the client, not the straight line). */
+  onRoads: boolean;
+  route?: Array<[number, number]>;
   markupPercent: number;
   breakdown: FareBreakdown;
 }
@@ -130,9 +137,10 @@ export async function priceRoute(db: DbOrTx, route: ResolvedRoute, options: Pric
   const rate = await chooseRate(db, { serviceId: service.id, queueId, rateId: options.rateId, at, timeZone: city?.timezone ?? "Europe/Moscow" });
   const extras = await resolveExtras(db, service.id, queueId, options.extras ?? []);
 
-  const straight = pathMetres(points);
-  const distanceMetres = options.distanceMetres ?? Math.round(straight * cfg.ROAD_FACTOR);
-  const routeSeconds = options.routeSeconds ?? Math.round((distanceMetres / 1000 / cfg.AVERAGE_SPEED_KMH) * 3600);
+  // The client's figures first; then the roads; the straight line when a point is off them.
+  const road = options.distanceMetres === undefined ? await routeThrough(db, service.cityId, points, at) : undefined;
+  const distanceMetres = options.distanceMetres ?? road?.metres ?? Math.round(pathMetres(points) * cfg.ROAD_FACTOR);
+  const routeSeconds = options.routeSeconds ?? road?.seconds ?? Math.round((distanceMetres / 1000 / cfg.AVERAGE_SPEED_KMH) * 3600);
   const markupPercent = await demandMarkupPercent(db, points[0]?.regionId ?? null, { stepPercent: cfg.DEMAND_STEP_PERCENT, maxPercent: cfg.DEMAND_MAX_PERCENT });
   const breakdown = computeFare({
     rate,
@@ -144,7 +152,7 @@ export async function priceRoute(db: DbOrTx, route: ResolvedRoute, options: Pric
     bonusMaxPercent: cfg.BONUS_MAX_PERCENT,
     useBonuses: options.useBonuses ?? false,
   });
-  return { queueId, rate, extras, distanceMetres, routeSeconds, markupPercent, breakdown };
+  return { queueId, rate, extras, distanceMetres, routeSeconds, onRoads: road !== undefined, ...(road ? { route: road.points } : {}), markupPercent, breakdown };
 }
 
 export async function estimatePrice(db: DbOrTx, input: EstimateInput): Promise<Estimate> {
@@ -206,11 +214,12 @@ export async function estimatePrice(db: DbOrTx, input: EstimateInput): Promise<E
     amount: breakdown.total,
     distanceMetres,
     routeSeconds,
-    // Exact only when the route came from the client's routing service and
-    // every point is a known address.
-    approximate: input.distanceMetres === undefined || points.some((p) => !p.known),
+    // Exact only when the route came from the client's routing service or
+    // along the roads, and every point is a known address.
+    approximate: (input.distanceMetres === undefined && !priced.onRoads) || points.some((p) => !p.known),
     token,
     points,
+    ...(priced.route ? { route: priced.route } : {}),
     serviceId: service.id,
     rateId: rate.id,
     breakdown,

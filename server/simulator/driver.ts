@@ -123,8 +123,33 @@ export class SimDriver {
     this.pos = this.trip.position;
   }
 
+  /**
+   * Sets off at once on the simple route, and switches to the route along the
+   * roads when the server's answer comes (normally before the next tick;
+   * not at all when the car has moved on meanwhile or the city has no roads).
+   */
   private startTrip(to: GeoPoint, speed: number): void {
-    this.trip = new Trip(route(this.rng, this.pos, to), speed);
+    const trip = new Trip(route(this.rng, this.pos, to), speed);
+    this.trip = trip;
+    this.roadRoute(this.pos, to)
+      .then((road) => {
+        if (road && this.trip === trip && trip.metresDone === 0) this.trip = road;
+      })
+      .catch((error: unknown) => this.failed(error));
+  }
+
+  /**
+   * A trip along the roads at their speeds (the route's own average), asked
+   * of the driver app's `route` as a real app's navigation would; undefined
+   * when a point is off the roads.
+   */
+  private async roadRoute(from: GeoPoint, to: GeoPoint): Promise<Trip | undefined> {
+    const reply = await this.client.get("route", { from_lat: from.lat, from_lon: from.lon, to_lat: to.lat, to_lon: to.lon });
+    const points = reply.points as Array<[number, number]> | undefined;
+    const metres = Number(reply.metres);
+    const seconds = Number(reply.seconds);
+    if (reply.on_roads !== true || !points || points.length < 2 || !(seconds > 0)) return undefined;
+    return new Trip(points.map(([lat, lon]) => ({ lat, lon })), (metres / seconds) * 3.6);
   }
 
   private async startShift(now: number): Promise<void> {
@@ -371,7 +396,9 @@ export class SimDriver {
     const advance = isAdvanceState(offer.state);
     const speed = this.jobSpeed();
     const points = route(this.rng, this.pos, job.pickup);
-    const minutes = Math.max(1, Math.ceil((pathLength(points) / 1000 / speed) * 60));
+    const road = await this.roadRoute(this.pos, job.pickup).catch(() => undefined);
+    const trip = road ?? new Trip(points, speed);
+    const minutes = Math.max(1, Math.ceil(trip.minutesLeft()));
     let order: AppOrder;
     try {
       order = (await this.client.post("orders/accept", { uuid: offer.uuid, arrival_minutes: minutes, version: offer.version })).order as AppOrder;
@@ -392,7 +419,7 @@ export class SimDriver {
     this.job = job;
     this.phase = "toPickup";
     this.serverState = "BUSY";
-    this.trip = new Trip(points, speed);
+    this.trip = trip;
     this.rejectAt = this.rng.chance(this.engine.options.driverRejectShare) ? now + this.rng.range(20, 120) : null;
     return true;
   }

@@ -1,8 +1,8 @@
-// Movement of simulated cars. The demo city's streets are straight segments
-// without junctions (no road graph), so a car drives "Manhattan" style: along
-// a parallel and along a meridian, turning once (at a point chosen by the
-// driver's seeded random stream), which makes the road about 1.3 times the
-// straight line, as the dispatch's own ROAD_FACTOR assumes.
+// Movement of simulated cars: along the route the driver app's `route` gives
+// (the city's roads, driver.ts), or, where there are none, "Manhattan" style:
+// along a parallel and along a meridian, turning once (at a point chosen by
+// the driver's seeded random stream), which makes the road about 1.3 times
+// the straight line, as the dispatch's own ROAD_FACTOR assumes.
 import { bearingDegrees, haversineMetres, type GeoPoint } from "../geo/distance";
 import type { Rng } from "../seed/demo/random";
 
@@ -46,6 +46,13 @@ export class Trip {
   ) {
     this.position = points[0] ?? { lat: 0, lon: 0 };
     this.bearing = points.length > 1 ? bearingDegrees(points[0]!, points[1]!) : 0;
+  }
+
+  /** Metres driven so far. */
+  get metresDone(): number {
+    let total = this.done;
+    for (let i = 0; i < this.leg; i++) total += haversineMetres(this.points[i]!, this.points[i + 1]!);
+    return total;
   }
 
   get arrived(): boolean {

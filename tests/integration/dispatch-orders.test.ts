@@ -135,7 +135,7 @@ describe("price estimate and order from token", () => {
     expect(Number(est.amount)).toBeGreaterThan(0);
     expect(est.distance).toBeGreaterThan(0);
     expect(est.token.length).toBeGreaterThan(20);
-    expect(est.route.points).toHaveLength(2);
+    expect(est.route.points.length).toBeGreaterThanOrEqual(2); // along the roads: the pickup, the turns, the destination
     const order = await create({ token: est.token, moderation_required: "no", comment: "Подъезд 2\nдомофон 15", service_id: est.service_id });
     const read = await info(order.uuid);
     expect(read.amount).toBe(Number(est.amount));

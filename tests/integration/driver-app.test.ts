@@ -14,6 +14,7 @@ import {
   offersOperation,
   ordersOperation,
   positionOperation,
+  routeOperation,
   startShiftOperation,
 } from "@/server/driver-app/api/operations";
 
@@ -214,6 +215,29 @@ describe("orders", () => {
     await apiPost("cancel_order", { uuid });
     const late = await call("POST", "orders/accept", { key: keyB, body: { uuid } });
     expect(late.status).toBe(409);
+  });
+
+  it("navigates along the roads, and times its arrival by them when the driver names none", async () => {
+    const uuid = await createFreeOrder("2");
+    const offer = await moveTo(keyB, uuid);
+    const { lat, lon } = offer.pickup;
+    // A car some 3 km north of the pickup.
+    const here = { lat: lat! + 0.03, lon: lon! };
+    positionOperation.output.parse(await ok("POST", "position", { key: keyB, body: { ...here, speed: 30, bearing: 180 } }));
+    const route = routeOperation.output.parse(await ok("GET", "route", { key: keyB, query: { from_lat: String(here.lat), from_lon: String(here.lon), to_lat: String(lat), to_lon: String(lon) } }));
+    expect(route.on_roads).toBe(true);
+    expect(route.points.length).toBeGreaterThan(2);
+    expect(route.metres).toBeGreaterThan(3_000);
+    await ok("POST", "orders/accept", { key: keyB, body: { uuid } });
+    const info = await apiGet<{ remaining_time: number }>("order", { uuid });
+    // remaining_time counts whole minutes up to arrival_at, a moment after the accept.
+    expect(Math.abs(info.response.remaining_time - Math.max(1, Math.round(route.seconds / 60)))).toBeLessThanOrEqual(1);
+    // Off the roads: the straight line, and said so.
+    const off = routeOperation.output.parse(await ok("GET", "route", { key: keyB, query: { from_lat: "55.3", from_lon: "37.6", to_lat: String(lat), to_lon: String(lon) } }));
+    expect(off.on_roads).toBe(false);
+    expect(off.points).toHaveLength(2);
+    await ok("POST", "orders/reject", { key: keyB, body: { uuid, reason: "тест" } });
+    await apiPost("cancel_order", { uuid });
   });
 
   it("confirms an order a dispatcher sent, and a passenger who does not come out ends it", async () => {

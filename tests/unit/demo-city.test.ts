@@ -13,6 +13,11 @@ import { migrate } from "../../server/db/migrate";
 import { normalizeForSearch, normalizeHouse, searchWords } from "../../server/geo/normalize";
 import { parsePolygon, pointInPolygon, polygonArea, type LatLon } from "../../server/geo/polygon";
 import { DRIVER_HOLDING_STATES, ORDER_STATES, canMove, isOrderState, type OrderState } from "../../server/orders/states";
+import { haversineMetres } from "../../server/geo/distance";
+import { driveMinutes } from "../../server/routing/arrival";
+import { cityRoads } from "../../server/routing/graph-cache";
+import { streetPolylines } from "../../server/routing/street-lines";
+import { arrivalMatrix, arrivalSeconds, routeThrough } from "../../server/routing/routes";
 import { buildDemoCity, seedDemoCity } from "../../server/seed/demo";
 import { mulberry32, Rng } from "../../server/seed/demo/random";
 
@@ -427,6 +432,110 @@ describe("demo city: seeded", () => {
       if (state === "PREORDER_FREE") expect(o.preOrderTime!.getTime()).toBeGreaterThan(now);
       for (const e of o.extras) expect(e.extra.serviceId).toBe(o.serviceId);
     }
+  });
+
+  it("has a connected road network whose streets carry their houses", async () => {
+    const plan = buildDemoCity();
+    const main = plan.cities[0]!;
+    expect(await prisma.roadSegment.count({ where: { cityId: mainCityId } })).toBe(main.roads.segments.length);
+    expect(main.roads.segments.length).toBeGreaterThan(5_000);
+    expect(main.roads.segments.some((s) => s.oneway)).toBe(true);
+    expect(new Set(main.roads.segments.map((s) => s.roadClass)).size).toBeGreaterThanOrEqual(4);
+    // Each street of the canonical list runs along named segments, and its houses stand by them.
+    const lenin = await prisma.street.findFirstOrThrow({ where: { cityId: mainCityId, fullName: "ул. Ленина" }, include: { houses: true, roads: true } });
+    expect(lenin.roads.length).toBeGreaterThan(0);
+    expect(lenin.roads.every((r) => r.name === "ул. Ленина")).toBe(true);
+    const roads = await cityRoads(prisma, mainCityId);
+    const graph = roads.router!.graph;
+    let own = 0;
+    for (const house of lenin.houses) {
+      const snap = graph.snap(house.lat, house.lon, 1_000)!;
+      expect(snap.distance).toBeLessThan(80);
+      // A corner house may stand nearer the crossing street.
+      if (graph.segmentStreet[snap.segment] === lenin.id) own++;
+    }
+    expect(own).toBeGreaterThanOrEqual(lenin.houses.length * 0.7);
+  });
+
+  it("draws each street along its road segments, chained end to end", async () => {
+    const graph = (await cityRoads(prisma, mainCityId)).router!.graph;
+    const lines = streetPolylines(graph);
+    const lenin = await prisma.street.findFirstOrThrow({ where: { cityId: mainCityId, fullName: "ул. Ленина" }, include: { roads: true } });
+    const drawn = lines.get(lenin.id)!;
+    // A run of consecutive blocks: one line through every junction of it.
+    expect(drawn).toHaveLength(1);
+    expect(drawn[0]).toHaveLength(lenin.roads.length + 1);
+    const metres = drawn[0]!.slice(1).reduce((sum, p, i) => sum + haversineMetres({ lat: p[0], lon: p[1] }, { lat: drawn[0]![i]![0], lon: drawn[0]![i]![1] }), 0);
+    expect(metres).toBeCloseTo(lenin.roads.reduce((sum, r) => sum + r.length, 0), -1);
+  });
+
+  it("routes between any two houses of the city along the roads", async () => {
+    const houses = await prisma.house.findMany({ where: { street: { cityId: mainCityId, kind: "STREET" } }, orderBy: { id: "asc" }, take: 400 });
+    const rng = new Rng(5);
+    for (let i = 0; i < 30; i++) {
+      const a = rng.pick(houses);
+      const b = rng.pick(houses);
+      const route = await routeThrough(prisma, mainCityId, [a, b]);
+      expect(route, `${a.id} -> ${b.id}`).toBeDefined();
+      const straight = haversineMetres(a, b);
+      // Along the roads: never shorter than the straight line (less the walk to the road), rarely more than twice it.
+      expect(route!.metres).toBeGreaterThanOrEqual(straight - 200);
+      expect(route!.metres).toBeLessThan(straight * 2.5 + 2_000);
+    }
+  });
+
+  it("times a car's arrival along the roads, and by the straight line off them", async () => {
+    const houses = await prisma.house.findMany({ where: { street: { cityId: mainCityId, fullName: { in: ["ул. Ленина", "пр-т Мира"] } } }, orderBy: { id: "asc" }, take: 40 });
+    const a = houses[0]!;
+    const b = houses.at(-1)!;
+    const at = new Date("2026-06-01T00:00:00Z");
+    const route = await routeThrough(prisma, mainCityId, [a, b], at);
+    // One backward search (arrivalSeconds) and one A* (routeThrough) agree.
+    expect(await driveMinutes(prisma, mainCityId, a, b, { unknown: 5, at })).toBe(Math.max(1, Math.round(route!.seconds / 60)));
+    const far = { lat: 55.3, lon: 37.6 };
+    const straight = (haversineMetres(far, b) * 1.3) / 1000 / 30;
+    expect(await driveMinutes(prisma, mainCityId, far, b, { unknown: 5, at })).toBe(Math.round(straight * 60));
+    expect(await driveMinutes(prisma, mainCityId, { lat: null, lon: null }, b, { unknown: 5, at })).toBe(5);
+  });
+
+  it("gives the arrival times of many cars at many pickups (for dispatch), as single routes give them", async () => {
+    const houses = await prisma.house.findMany({ where: { street: { cityId: mainCityId, kind: "STREET" } }, orderBy: { id: "asc" }, take: 300 });
+    const rng = new Rng(9);
+    const pickups = [rng.pick(houses), rng.pick(houses), rng.pick(houses)];
+    const cars = [...Array.from({ length: 20 }, () => rng.pick(houses)), { lat: 55.3, lon: 37.6 }];
+    const at = new Date("2026-06-01T15:00:00Z");
+    const matrix = await arrivalMatrix(prisma, mainCityId, pickups, cars, { at });
+    for (const [p, pickup] of pickups.entries()) {
+      for (const [c, car] of cars.entries()) {
+        const route = await routeThrough(prisma, mainCityId, [car, pickup], at);
+        if (!route) expect(matrix[p]![c]).toBeUndefined();
+        else expect(Math.abs(matrix[p]![c]! - route.seconds)).toBeLessThanOrEqual(1);
+      }
+    }
+    // With a limit, the farther cars are left out.
+    const limited = await arrivalSeconds(prisma, mainCityId, pickups[0]!, cars, { at, maxSeconds: 600 });
+    limited.forEach((t, c) => {
+      if (matrix[0]![c] !== undefined && matrix[0]![c]! <= 599) expect(t).toBe(matrix[0]![c]);
+      if (matrix[0]![c] === undefined || matrix[0]![c]! > 601) expect(t).toBeUndefined();
+    });
+  });
+
+  it("reloads the road graph when the database says the roads changed", async () => {
+    const before = await cityRoads(prisma, mainCityId);
+    expect(await cityRoads(prisma, mainCityId)).toBe(before);
+    // Written straight to the table, as another instance or a script would: the trigger tells us.
+    await prisma.$executeRawUnsafe(`INSERT INTO road_speed (city_id, road_class, hour, kmh) VALUES ($1, 'RESIDENTIAL', 3, 7)`, mainCityId);
+    // The old graph answers while the new one loads in the background.
+    let after = await cityRoads(prisma, mainCityId);
+    expect(after).toBe(before);
+    const deadline = Date.now() + 10_000;
+    while (after === before && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      after = await cityRoads(prisma, mainCityId);
+    }
+    expect(after).not.toBe(before);
+    expect(after.router!.graph.speeds[5 * 24 + 3]).toBeCloseTo(7 / 3.6);
+    await prisma.$executeRawUnsafe(`DELETE FROM road_speed WHERE city_id = $1`, mainCityId);
   });
 
   it("changes nothing when seeded again", async () => {

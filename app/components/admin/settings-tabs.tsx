@@ -12,6 +12,7 @@ export function SettingsTabs() {
     { href: "/settings/users", label: t.nav.users, icon: "users" as const },
     { href: "/settings/api-keys", label: t.nav.apiKeys, icon: "key" as const },
     { href: "/settings/audit", label: t.nav.audit, icon: "audit" as const },
+    { href: "/settings/roads", label: t.nav.roads, icon: "map" as const },
   ];
   return (
     <nav className="tabs tabs-links" aria-label={t.nav.settings}>

@@ -83,6 +83,20 @@ function OrderContent({ order }: { order: OrderDetails }) {
           <dd className="num strong">{fmt.money(order.amount)}</dd>
           <dt>{t.order.distance}</dt>
           <dd>{order.distance ? t.common.km(fmt.km(order.distance)) : t.common.none}</dd>
+          {order.routeTime ? (
+            <>
+              <dt>{t.order.routeTime}</dt>
+              <dd>{t.common.minutes(Math.max(1, Math.round(order.routeTime / 60)))}</dd>
+            </>
+          ) : null}
+          {order.arrivalAt && !finished ? (
+            <>
+              <dt>{t.order.carArrives}</dt>
+              <dd className="strong" data-testid="order-arrival">
+                {fmt.time(order.arrivalAt)}
+              </dd>
+            </>
+          ) : null}
           <dt>{t.order.service}</dt>
           <dd>{name(order.service)}</dd>
           <dt>{t.order.region}</dt>

@@ -42,6 +42,10 @@ export interface CanvasOrder {
 export interface CanvasRoute {
   orderId: number;
   points: Array<{ lat: number; lon: number; title: string }>;
+  /** The line along the roads (else the points are joined straight). */
+  path?: ReadonlyArray<LatLonPair>;
+  /** The car's way to the pickup, drawn dashed. */
+  approach?: ReadonlyArray<LatLonPair>;
 }
 
 export interface CanvasBasemap {
@@ -330,10 +334,15 @@ export function MapCanvas(props: MapCanvasProps) {
     l.route.clearLayers();
     const route = props.route;
     if (!route || route.points.length === 0) return;
-    const latlngs = route.points.map((p) => [p.lat, p.lon] as [number, number]);
+    const latlngs = (route.path ?? route.points.map((p) => [p.lat, p.lon] as const)).map(([lat, lon]) => [lat, lon] as [number, number]);
     if (latlngs.length > 1) {
       l.route.addLayer(L.polyline(latlngs, { color: "#ffffff", weight: 9, opacity: 0.9, interactive: false }));
       l.route.addLayer(L.polyline(latlngs, { color: "#2f6fed", weight: 5, opacity: 0.95, interactive: false }));
+    }
+    const approach = (route.approach ?? []).map(([lat, lon]) => [lat, lon] as [number, number]);
+    if (approach.length > 1) {
+      l.route.addLayer(L.polyline(approach, { color: "#e8590c", weight: 4, opacity: 0.9, dashArray: "8 6", interactive: false, className: "route-approach" }));
+      latlngs.push(...approach);
     }
     route.points.forEach((p, i) => {
       const last = i === route.points.length - 1 && i > 0;

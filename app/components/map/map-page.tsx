@@ -205,6 +205,8 @@ export function MapPage() {
     return {
       orderId: route.data.id,
       points: route.data.points.map((p, i) => ({ lat: p.lat, lon: p.lon, title: [p.street, p.house].filter(Boolean).join(", ") || t.map.routePoint(i + 1) })),
+      ...(route.data.path ? { path: route.data.path.points } : {}),
+      ...(route.data.approach ? { approach: route.data.approach.points } : {}),
     };
   }, [route.data, routeOrderId, t]);
 
@@ -255,6 +257,18 @@ export function MapPage() {
             {routeOrderId !== null ? (
               <span className="route-chip" data-testid="route-chip">
                 {t.map.routeOf(routeOrderId)}
+                {route.data?.path ? (
+                  <span className="muted" data-testid="route-roads">
+                    {" · "}
+                    {t.map.routeAlongRoads((route.data.path.metres / 1000).toFixed(1), Math.max(1, Math.round(route.data.path.seconds / 60)))}
+                  </span>
+                ) : null}
+                {route.data?.approach && route.data.driver ? (
+                  <span className="muted" data-testid="route-approach">
+                    {" · "}
+                    {t.map.carArrives(route.data.driver.callSign, Math.max(1, Math.round(route.data.approach.seconds / 60)))}
+                  </span>
+                ) : null}
                 <button type="button" aria-label={t.map.hideRoute} title={t.map.hideRoute} onClick={() => setRouteOrderId(null)}>
                   ×
                 </button>

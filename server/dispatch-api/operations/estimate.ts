@@ -169,7 +169,8 @@ export const estimateOperation = defineOperation({
       distance: km,
       approximate: estimate.approximate,
       token: estimate.token,
-      route: { distance: km, points: estimate.points.map((pt) => [pt.lat, pt.lon] as [number, number]) },
+      // Along the roads when it was routed on them, else the points themselves.
+      route: { distance: km, points: estimate.route ?? estimate.points.map((pt) => [pt.lat, pt.lon] as [number, number]) },
       rateMutatedByLoad: b.loadMarkupPercent > 0,
       loadMarkup: (b.loadMarkup / 100).toFixed(2),
       loadMarkupPercent: String(b.loadMarkupPercent),

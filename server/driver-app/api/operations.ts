@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { issueDriverAppKey, revokeDriverAppKey, type DriverIdentity } from "../keys";
 import { cityMap } from "../map";
+import { navigate } from "../../routing/navigate";
 import {
   DRIVER_TARGETS,
   acceptOrder,
@@ -139,6 +140,19 @@ export const mapOperation = defineDriverAppOperation({
   handle: async (_input, ctx) => cityMap(ctx.db, me(ctx).cityId),
 });
 
+export const routeOperation = defineDriverAppOperation({
+  method: "GET",
+  path: "route",
+  summary: "The fastest route along the city's roads between two points (the straight line when one is off them, on_roads=no)",
+  auth: "driver",
+  input: z.object({ from_lat: numberIn(-90, 90), from_lon: numberIn(-180, 180), to_lat: numberIn(-90, 90), to_lon: numberIn(-180, 180) }),
+  output: z.object({ on_roads: z.boolean(), metres: z.number().int(), seconds: z.number().int(), points: z.array(z.tuple([z.number(), z.number()])) }),
+  handle: async (input, ctx) => {
+    const route = await navigate(ctx.db, me(ctx).cityId, { lat: input.from_lat, lon: input.from_lon }, { lat: input.to_lat, lon: input.to_lon });
+    return { on_roads: route.onRoads, metres: route.metres, seconds: route.seconds, points: route.points };
+  },
+});
+
 export const startShiftOperation = defineDriverAppOperation({
   method: "POST",
   path: "shift/start",
@@ -256,6 +270,7 @@ export const DRIVER_APP_OPERATIONS = [
   revokeKeyOperation,
   meOperation,
   mapOperation,
+  routeOperation,
   startShiftOperation,
   endShiftOperation,
   positionOperation,

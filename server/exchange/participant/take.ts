@@ -4,13 +4,12 @@
 // copy is given to the driver: FREE -> SENT_TO_DRIVER (the exchange's own
 // move, not reported back) -> CONFIRMED (reported as a status update).
 import type { Actor } from "../../actor";
-import { config } from "../../config";
 import type { Db } from "../../db";
 import { Prisma } from "../../generated/prisma/client";
 import { ExchangeError } from "../../errors";
-import { haversineMetres } from "../../geo/distance";
 import { moveOrderInTx, publishMoves, type MovedOrder } from "../../orders/move-order";
 import { FREE_STATES, codeOf, isOrderState } from "../../orders/states";
+import { driveMinutes } from "../../routing/arrival";
 import { callExchange } from "./client";
 import { DRIVER_SELECT, executorOf } from "./local-order";
 
@@ -20,17 +19,11 @@ export interface TakeOfferOptions {
   actor?: Actor;
 }
 
-function estimateArrival(driver: { lat: number | null; lon: number | null }, order: { lat: number | null; lon: number | null }): number {
-  if (driver.lat === null || driver.lon === null || order.lat === null || order.lon === null) return 10;
-  const km = (haversineMetres({ lat: driver.lat, lon: driver.lon }, { lat: order.lat, lon: order.lon }) / 1000) * config().ROAD_FACTOR;
-  return Math.max(1, Math.min(180, Math.round((km / config().AVERAGE_SPEED_KMH) * 60)));
-}
-
 export async function takeOffer(db: Db, exchangeOrderId: number | string, driverId: number, options: TakeOfferOptions = {}) {
   const exchangeId = String(exchangeOrderId);
   const link = await db.exchangeLink.findUnique({
     where: { exchangeOrderId: exchangeId },
-    select: { orderId: true, role: true, phase: true, order: { select: { state: true, lat: true, lon: true, service: { select: { name: true } } } } },
+    select: { orderId: true, role: true, phase: true, order: { select: { state: true, cityId: true, lat: true, lon: true, service: { select: { name: true } } } } },
   });
   if (!link || link.role !== "BOUGHT") throw new ExchangeError("NOT_FOUND", { what: "Exchange offer", id: exchangeId });
   if (link.phase !== "OFFERED") throw new ExchangeError("GONE", { reason: `the offer of exchange order ${exchangeId} is ${link.phase.toLowerCase()}` });
@@ -39,7 +32,7 @@ export async function takeOffer(db: Db, exchangeOrderId: number | string, driver
   }
   const driver = await db.driver.findUnique({ where: { id: driverId }, select: DRIVER_SELECT });
   if (!driver || !driver.active) throw new ExchangeError("NOT_FOUND", { what: "Driver", id: driverId });
-  const arrival = options.arrivalMinutes ?? estimateArrival(driver, link.order);
+  const arrival = options.arrivalMinutes ?? (await driveMinutes(db, link.order.cityId, driver, link.order, { unknown: 10, maxMinutes: 180 }));
   const executor = executorOf(driver, link.order.service.name);
 
   // Only one take of ours at a time for this offer. The driver and arrival

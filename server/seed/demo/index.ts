@@ -1,7 +1,7 @@
 // The demo city: a deterministic, "living" city written into an empty
 // database in one transaction. See plan.ts for what it contains.
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
-import { buildDemoCity, type DemoOptions, type DemoPlan } from "./plan";
+import { buildDemoCity, type CityPlan, type DemoOptions, type DemoPlan } from "./plan";
 
 export { buildDemoCity, BLACKLISTED_PHONE, DEFAULT_STREETS } from "./plan";
 export type { DemoOptions, DemoPlan } from "./plan";
@@ -80,6 +80,59 @@ async function bulkInsert<R = unknown>(
   if (returning) return tx.$queryRawUnsafe<R[]>(sql, json);
   await tx.$executeRawUnsafe(sql, json);
   return [];
+}
+
+/** The city's road network: junctions, then segments named after their streets. */
+async function writeRoads(tx: Tx, city: CityPlan, cityId: number, streetIds: ReadonlyMap<string, number>): Promise<void> {
+  const nodeIds: number[] = [];
+  for (const batch of bulkBatches(city.roads.nodes)) {
+    const rows = await bulkInsert<{ id: number }>(
+      tx,
+      "road_node",
+      [["city_id", "integer"], ["lat", "double precision"], ["lon", "double precision"]],
+      batch.map(([lat, lon]) => [cityId, lat, lon]),
+      "id",
+    );
+    // RETURNING follows the insert's order (ORDER BY x.i).
+    for (const r of rows) nodeIds.push(Number(r.id));
+  }
+  const named = new Map<number, { name: string; streetId: number }>();
+  for (const street of city.streets) {
+    const streetId = need(streetIds, `${cityId}:${street.searchKey}`, "street");
+    for (const k of street.segments) named.set(k, { name: street.fullName, streetId });
+  }
+  const nodeId = (v: number): number => {
+    const id = nodeIds[v];
+    if (id === undefined) throw new Error(`demo seed: no road node ${v}`);
+    return id;
+  };
+  const rows: BulkRow[] = city.roads.segments.map((seg, k) => [
+    cityId,
+    nodeId(seg.from),
+    nodeId(seg.to),
+    seg.length,
+    seg.roadClass,
+    seg.oneway ? 1 : 0,
+    named.get(k)?.name ?? "",
+    named.get(k)?.streetId ?? null,
+  ]);
+  for (const batch of bulkBatches(rows)) {
+    await bulkInsert(
+      tx,
+      "road_segment",
+      [
+        ["city_id", "integer"],
+        ["from_node_id", "integer"],
+        ["to_node_id", "integer"],
+        ["length", "double precision"],
+        ["road_class", "text", '"RoadClass"'],
+        ["oneway", "integer", "boolean"],
+        ["name", "text"],
+        ["street_id", "integer"],
+      ],
+      batch,
+    );
+  }
 }
 
 function need<K, V>(map: ReadonlyMap<K, V>, key: K, what: string): V {
@@ -227,6 +280,7 @@ export async function writeDemoPlan(tx: Tx, plan: DemoPlan): Promise<void> {
   for (const batch of bulkBatches(words)) {
     await bulkInsert(tx, "street_word", [["street_id", "integer"], ["position", "integer"], ["word", "text"]], batch);
   }
+  for (const { city, id } of cities) await writeRoads(tx, city, id, streetIds);
   for (const batch of bulkBatches(houses)) {
     await bulkInsert(
       tx,

@@ -43,6 +43,7 @@ import {
   type StreetPrefix,
 } from "./names";
 import { DEMO_SEED, Rng } from "./random";
+import { WayPicker, buildRoadPlan, pointAlong, wayLine, type RoadPlan, type WaySize } from "./roads";
 
 export interface DemoOptions {
   /** Streets and public places of the main city (default 350). */
@@ -131,6 +132,8 @@ export interface StreetPlan {
   lon: number;
   words: string[];
   houses: HousePlan[];
+  /** The road segments (indices into the city's roads.segments) the street runs along; none for a public place. */
+  segments: number[];
 }
 
 export interface LedgerPlan {
@@ -256,6 +259,7 @@ export interface CityPlan {
   box: Box;
   regions: RegionPlan[];
   services: ServicePlan[];
+  roads: RoadPlan;
   streets: StreetPlan[];
   drivers: DriverPlan[];
   customers: CustomerPlan[];
@@ -501,36 +505,42 @@ function houseNumbers(rng: Rng, count: number): Array<{ number: string; base: nu
   return out.slice(0, count);
 }
 
+const WAY_SIZE: Record<StreetPrefix, WaySize> = { "ш.": "long", "пр-т": "long", "ул.": "medium", "б-р": "medium", "пер.": "short", "пл.": "short" };
+
+/**
+ * A street along a way of the road network (`line`), its houses on both
+ * sides; with no way left (a benchmark city of more streets than ways), a
+ * straight street of its own. The random draws are the same either way, so
+ * the house numbers do not depend on the network.
+ */
 function buildStreet(
   rng: Rng,
   geo: CityGeo,
   prefix: StreetPrefix,
   name: string,
+  way?: { line: LatLon[]; segments: number[] },
 ): StreetPlan {
   const fullName = `${prefix} ${name}`;
   const shape = STREET_SHAPE[prefix];
   const segment = streetSegment(rng, geo.box, rng.range(shape.length[0], shape.length[1]), 0.004);
-  const [aLat, aLon] = segment.a;
-  const [bLat, bLon] = segment.b;
+  const [aLat, aLon] = way ? way.line[0]! : segment.a;
+  const [bLat, bLon] = way ? way.line[way.line.length - 1]! : segment.b;
   const numbers = houseNumbers(rng, rng.int(shape.houses[0], shape.houses[1]));
   const maxBase = numbers.reduce((m, h) => Math.max(m, h.base), 1);
   const pairs = Math.ceil(maxBase / 2) + 1;
-  // A unit vector across the street, in metres (north, east).
+  // A unit vector along a straight street, in metres (north, east); across it is that turned a quarter.
   const northM = (bLat - aLat) * 111_320;
   const eastM = (bLon - aLon) * 111_320 * Math.cos((aLat * Math.PI) / 180);
   const len = Math.hypot(northM, eastM) || 1;
-  const acrossN = -eastM / len;
-  const acrossE = northM / len;
   const alongN = northM / len;
   const alongE = eastM / len;
   const houses: HousePlan[] = numbers.map(({ number, base, sub }) => {
     const t = Math.ceil(base / 2) / pairs;
     const side = base % 2 === 1 ? 1 : -1; // odd numbers on one side, even on the other
-    const lat0 = aLat + (bLat - aLat) * t;
-    const lon0 = aLon + (bLon - aLon) * t;
+    const at = way ? pointAlong(way.line, t) : { lat: aLat + (bLat - aLat) * t, lon: aLon + (bLon - aLon) * t, north: alongN, east: alongE };
     const across = side * (14 + rng.range(-3, 3) + sub * 18);
     const along = sub * 12 + rng.range(-4, 4);
-    const [lat, lon] = offsetMetres(lat0, lon0, acrossN * across + alongN * along, acrossE * across + alongE * along);
+    const [lat, lon] = offsetMetres(at.lat, at.lon, -at.east * across + at.north * along, at.north * across + at.east * along);
     const rLat = round6(lat);
     const rLon = round6(lon);
     return { number, numberKey: normalizeHouse(number), lat: rLat, lon: rLon, region: regionOf(rLat, rLon, geo.shapes) };
@@ -541,10 +551,11 @@ function buildStreet(
     name,
     fullName,
     searchKey: normalizeForSearch(fullName),
-    lat: round6((aLat + bLat) / 2),
-    lon: round6((aLon + bLon) / 2),
+    lat: round6(way ? pointAlong(way.line, 0.5).lat : (aLat + bLat) / 2),
+    lon: round6(way ? pointAlong(way.line, 0.5).lon : (aLon + bLon) / 2),
     words: searchWords(fullName),
     houses,
+    segments: way?.segments ?? [],
   };
 }
 
@@ -560,16 +571,19 @@ function buildPublicPlace(geo: CityGeo, place: PublicPlace): StreetPlan {
     lon: round6(lon),
     words: searchWords(place.name),
     houses: [],
+    segments: [],
   };
 }
 
 function buildStreets(
   rng: Rng,
   geo: CityGeo,
+  roads: RoadPlan,
   total: number,
   places: readonly PublicPlace[],
   canonical: ReadonlyArray<readonly [StreetPrefix, string]>,
 ): StreetPlan[] {
+  const ways = new WayPicker(roads, rng.fork("ways"));
   const placeCount = Math.min(places.length, Math.max(0, Math.floor(total / 8)));
   const streetCount = Math.max(0, total - placeCount);
   const names = rng.fork("names");
@@ -590,7 +604,10 @@ function buildStreets(
     const key = normalizeForSearch(`${prefix} ${name}`);
     if (seen.has(key)) continue;
     seen.add(key);
-    streets.push(buildStreet(shapes, geo, prefix, name));
+    // The well-known names (the canonical ones, first) get the central ways.
+    const segments = ways.take(WAY_SIZE[prefix], made < canonical.length);
+    const way = segments ? { segments, line: wayLine(roads, { kind: "street", segments }) } : undefined;
+    streets.push(buildStreet(shapes, geo, prefix, name, way));
     made++;
   }
   // Streets first, then public places: ids of streets come first.
@@ -1163,7 +1180,8 @@ export function buildDemoCity(options: DemoOptions = {}): DemoPlan {
     buildService("business", 3, 1, allMain, false),
     buildService("minivan", 4, 1, allMain.filter((n) => n !== "Юго-Восток" && n !== "Северо-Запад"), false),
   ];
-  const mainStreets = buildStreets(root.fork("main:streets"), mainGeo, streetTotal, MAIN_PUBLIC_PLACES, CANONICAL_STREETS);
+  const mainRoads = buildRoadPlan(root.fork("main:roads"), mainBox, { spacing: 600 });
+  const mainStreets = buildStreets(root.fork("main:streets"), mainGeo, mainRoads, streetTotal, MAIN_PUBLIC_PLACES, CANONICAL_STREETS);
   const mainDrivers = buildDrivers(
     root.fork("main:drivers"),
     now,
@@ -1201,7 +1219,8 @@ export function buildDemoCity(options: DemoOptions = {}): DemoPlan {
   const secondGeo = buildRegions(root.fork("second:regions"), secondBox, 2, 2, SECOND_REGIONS);
   const allSecond = secondGeo.regions.map((r) => r.name);
   const secondServices = [buildService("economy", 1, 0.75, allSecond, false), buildService("comfort", 2, 0.75, allSecond, false)];
-  const secondStreets = buildStreets(root.fork("second:streets"), secondGeo, 48, SECOND_PUBLIC_PLACES, SECOND_CANONICAL);
+  const secondRoads = buildRoadPlan(root.fork("second:roads"), secondBox, { spacing: 500 });
+  const secondStreets = buildStreets(root.fork("second:streets"), secondGeo, secondRoads, 48, SECOND_PUBLIC_PLACES, SECOND_CANONICAL);
   const secondDrivers = buildDrivers(
     root.fork("second:drivers"),
     now,
@@ -1246,6 +1265,7 @@ export function buildDemoCity(options: DemoOptions = {}): DemoPlan {
       box: mainBox,
       regions: mainGeo.regions,
       services: mainServices,
+      roads: mainRoads,
       streets: mainStreets,
       drivers: mainDrivers,
       customers: mainCustomers,
@@ -1262,6 +1282,7 @@ export function buildDemoCity(options: DemoOptions = {}): DemoPlan {
       box: secondBox,
       regions: secondGeo.regions,
       services: secondServices,
+      roads: secondRoads,
       streets: secondStreets,
       drivers: secondDrivers,
       customers: secondCustomers,

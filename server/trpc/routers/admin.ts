@@ -5,6 +5,7 @@ import { UserRole } from "../../generated/prisma/enums";
 import { createUser, listUsers, resetUserPassword, setUserDisabled, updateUser } from "../../console/users";
 import { issueConsoleApiKey, listApiKeys, revokeConsoleApiKey, setCallbackTemplate } from "../../console/api-keys";
 import { listAudit } from "../../audit/list-audit";
+import { networkStatistics } from "../../routing/network-stats";
 
 const id = z.number().int().positive();
 const roles = z.array(z.enum(Object.values(UserRole) as [UserRole, ...UserRole[]])).min(1).max(4);
@@ -12,6 +13,9 @@ const password = z.string().min(8).max(200);
 const template = z.string().trim().max(2000).nullable();
 
 export const adminRouter = createTRPCRouter({
+  /** The cities' road networks and the OSM import history. */
+  roads: adminProcedure.query(({ ctx }) => networkStatistics(ctx.db)),
+
   users: createTRPCRouter({
     list: adminProcedure.query(({ ctx }) => listUsers(ctx.db)),
     create: adminProcedure

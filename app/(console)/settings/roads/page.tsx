@@ -1,0 +1,5 @@
+import { RoadsAdmin } from "@/app/components/admin/roads-admin";
+
+export default function RoadsPage() {
+  return <RoadsAdmin />;
+}
