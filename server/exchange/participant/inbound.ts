@@ -1,10 +1,18 @@
 // The exchange's notifications to our server (POST /participant/on/...),
-// applied once each: the delivery id (x-delivery-id, or meta.deliveryId) is
-// recorded in InboundNotification in the same transaction as the change, so
-// a redelivered notification changes nothing. Local orders follow the
+// applied once each. With a delivery id (x-delivery-id, or meta.deliveryId:
+// our exchange sends one) the id is recorded in InboundNotification in the
+// same transaction as the change, so a redelivered notification changes
+// nothing. The reference names no delivery id, so a notification may come
+// without one: it is then known by its content and the state of the order
+// it is about when it arrives (contentKey): the same notification again
+// while nothing changed is a duplicate, and every notification is applied
+// so that applying it again in the state it produced changes nothing (a
+// move to the state the order is in is no move; `taken` sends the
+// passenger's SMS only when the order was not taken already). Local orders follow the
 // exchange through moveOrder with the actor EXCHANGE (which move-effects.ts
 // does not report back). A move the local order cannot make is not forced:
 // it is noted on the link for the dispatcher.
+import { createHash } from "node:crypto";
 import type { Db, Tx } from "../../db";
 import { ExchangeError } from "../../errors";
 import { publish } from "../../events/bus";
@@ -199,8 +207,8 @@ async function apply(tx: Tx, topic: InboundTopic, data: Data, fx: Effects): Prom
         select: { orderId: true },
       });
       await follow(tx, fx, link, codeOf("SENT_TO_DRIVER"), { reason: "taken on the exchange", ...(arrival !== undefined ? { arrivalMinutes: arrival } : {}) });
-      // Step 5: the seller tells the passenger that a driver is coming.
-      if (link.order.needNotify && link.order.phone) {
+      // Step 5: the seller tells the passenger that a driver is coming (once per take).
+      if (link.phase !== "TAKEN" && link.order.needNotify && link.order.phone) {
         const car = [executor.color, executor.brand, executor.model].filter((v) => typeof v === "string" && v).join(" ");
         const text =
           `К вам едет ${car}${executor.registrationNumber ? `, ${String(executor.registrationNumber)}` : ""}` +
@@ -316,15 +324,40 @@ export interface InboundResult {
   duplicate: boolean;
 }
 
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Data).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/**
+ * The key of a notification without a delivery id: its topic and data, and
+ * the state of the order it is about (link phase, exchange status, local
+ * state) before it is applied.
+ */
+async function contentKey(tx: Tx, topic: InboundTopic, data: Data): Promise<string> {
+  const id = typeof data.id === "string" || typeof data.id === "number" ? String(data.id) : undefined;
+  const sourceId = typeof data.orderId === "string" || typeof data.orderId === "number" ? String(data.orderId) : undefined;
+  const link =
+    (id !== undefined && topic !== "driver/update" ? await tx.exchangeLink.findUnique({ where: { exchangeOrderId: id }, select: LINK_SELECT }) : null) ??
+    (sourceId !== undefined ? await tx.exchangeLink.findUnique({ where: { sourceId }, select: LINK_SELECT }) : null);
+  const state = link ? `${link.orderId}:${link.phase}:${link.remoteState ?? ""}:${link.order.state}` : "-";
+  return `content:${createHash("sha256").update(`${topic}\n${stableJson(data)}\n${state}`).digest("hex")}`;
+}
+
 /** Applies one notification once. Errors are thrown (the exchange retries what is not answered 2xx). */
-export async function receiveNotification(db: Db, topic: InboundTopic, deliveryId: string, body: Data): Promise<InboundResult> {
+export async function receiveNotification(db: Db, topic: InboundTopic, deliveryId: string | undefined, body: Data): Promise<InboundResult> {
   const data = objectOf(body.data);
   const fx: Effects = { moves: [], created: [], outbox: false };
   const duplicate = await db.$transaction(async (tx) => {
+    const key = deliveryId ?? (await contentKey(tx, topic, data));
     const inserted = await tx.$queryRawUnsafe<Array<{ delivery_id: string }>>(
       `INSERT INTO inbound_notification (delivery_id, path, payload, received_at) VALUES ($1, $2, $3::jsonb, now())
        ON CONFLICT (delivery_id) DO NOTHING RETURNING delivery_id`,
-      deliveryId,
+      key,
       `/on/${topic}`,
       JSON.stringify(body),
     );
