@@ -23,7 +23,7 @@ import { moveOrderInTx, publishMoves, type MovedOrder } from "../../orders/move-
 import { DRIVER_HOLDING_STATES, canMove, codeOf, isDone, isOrderState, stateOfCode, type OrderState } from "../../orders/states";
 import { gone, missing } from "../errors";
 import { enqueueCall } from "./client";
-import { insertOfferedOrder, localFields } from "./local-order";
+import { insertOfferedOrder, localFields, presentFields } from "./local-order";
 
 export const INBOUND_TOPICS = [
   "order/registered",
@@ -224,7 +224,8 @@ async function apply(tx: Tx, topic: InboundTopic, data: Data, fx: Effects): Prom
       const attributes = objectOf(data.attributes);
       const status = statusOf(attributes.status);
       if (link.role === "BOUGHT") {
-        await tx.order.update({ where: { id: link.orderId }, data: localFields(attributes), select: { id: true } });
+        const fields = presentFields(attributes);
+        if (Object.keys(fields).length > 0) await tx.order.update({ where: { id: link.orderId }, data: fields, select: { id: true } });
       }
       if (status !== undefined) {
         await tx.exchangeLink.update({ where: { orderId: link.orderId }, data: { remoteState: status }, select: { orderId: true } });
