@@ -4,8 +4,8 @@
 // same transaction as the change, so a redelivered notification changes
 // nothing. The reference names no delivery id, so a notification may come
 // without one: it is then known by its content and the state of the order
-// it is about when it arrives (contentKey): the same notification again
-// while nothing changed is a duplicate, and every notification is applied
+// it left (receiveNotification): the same notification again while the
+// order is still in that state is a duplicate, and every notification is applied
 // so that applying it again in the state it produced changes nothing (a
 // move to the state the order is in is no move; `taken` sends the
 // passenger's SMS only when the order was not taken already). Local orders follow the
@@ -334,27 +334,35 @@ function stableJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
-/**
- * The key of a notification without a delivery id: its topic and data, and
- * the state of the order it is about (link phase, exchange status, local
- * state) before it is applied.
- */
-async function contentKey(tx: Tx, topic: InboundTopic, data: Data): Promise<string> {
+/** The state of the order a notification is about: link phase, exchange status, local state ("-": none). */
+async function orderStateOf(tx: Tx, topic: InboundTopic, data: Data): Promise<string> {
   const id = typeof data.id === "string" || typeof data.id === "number" ? String(data.id) : undefined;
   const sourceId = typeof data.orderId === "string" || typeof data.orderId === "number" ? String(data.orderId) : undefined;
   const link =
     (id !== undefined && topic !== "driver/update" ? await tx.exchangeLink.findUnique({ where: { exchangeOrderId: id }, select: LINK_SELECT }) : null) ??
     (sourceId !== undefined ? await tx.exchangeLink.findUnique({ where: { sourceId }, select: LINK_SELECT }) : null);
-  const state = link ? `${link.orderId}:${link.phase}:${link.remoteState ?? ""}:${link.order.state}` : "-";
-  return `content:${createHash("sha256").update(`${topic}\n${stableJson(data)}\n${state}`).digest("hex")}`;
+  return link ? `${link.orderId}:${link.phase}:${link.remoteState ?? ""}:${link.order.state}` : "-";
 }
 
-/** Applies one notification once. Errors are thrown (the exchange retries what is not answered 2xx). */
+/** The key of a notification without a delivery id: its topic and data. */
+function contentKey(topic: InboundTopic, data: Data): string {
+  return `content:${createHash("sha256").update(`${topic}\n${stableJson(data)}`).digest("hex")}`;
+}
+
+/**
+ * Applies one notification once. Errors are thrown (the exchange retries
+ * what is not answered 2xx). Without a delivery id the row of its content
+ * key keeps the state the order was left in (`stateAfter`): the same
+ * content again while the order is still in that state is a duplicate;
+ * after the order has moved on (say an offer closed and offered again) it
+ * is applied again. The row is inserted first, so that two copies arriving
+ * at once are decided by the database (the second waits for the first).
+ */
 export async function receiveNotification(db: Db, topic: InboundTopic, deliveryId: string | undefined, body: Data): Promise<InboundResult> {
   const data = objectOf(body.data);
   const fx: Effects = { moves: [], created: [], outbox: false };
   const duplicate = await db.$transaction(async (tx) => {
-    const key = deliveryId ?? (await contentKey(tx, topic, data));
+    const key = deliveryId ?? contentKey(topic, data);
     const inserted = await tx.$queryRawUnsafe<Array<{ delivery_id: string }>>(
       `INSERT INTO inbound_notification (delivery_id, path, payload, received_at) VALUES ($1, $2, $3::jsonb, now())
        ON CONFLICT (delivery_id) DO NOTHING RETURNING delivery_id`,
@@ -362,8 +370,22 @@ export async function receiveNotification(db: Db, topic: InboundTopic, deliveryI
       `/on/${topic}`,
       JSON.stringify(body),
     );
-    if (inserted.length === 0) return true;
+    if (inserted.length === 0) {
+      if (deliveryId !== undefined) return true;
+      const seen = await tx.$queryRawUnsafe<Array<{ state_after: string | null }>>(
+        `SELECT payload->>'stateAfter' AS state_after FROM inbound_notification WHERE delivery_id = $1 FOR UPDATE`,
+        key,
+      );
+      if (seen[0]?.state_after === (await orderStateOf(tx, topic, data))) return true;
+    }
     await apply(tx, topic, data, fx);
+    if (deliveryId === undefined) {
+      await tx.$executeRawUnsafe(
+        `UPDATE inbound_notification SET payload = $2::jsonb, received_at = now() WHERE delivery_id = $1`,
+        key,
+        JSON.stringify({ ...body, stateAfter: await orderStateOf(tx, topic, data) }),
+      );
+    }
     return false;
   });
   if (!duplicate) {
