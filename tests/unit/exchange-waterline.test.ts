@@ -60,3 +60,16 @@ describe("the Waterline driver filter", () => {
     expect(performance.now() - started).toBeLessThan(1000);
   });
 });
+
+describe("fares in kopecks", () => {
+  it("exactly, from the number's decimal form, half up", async () => {
+    const { fareKopecks } = await import("@/server/exchange/attributes");
+    expect(fareKopecks(123.45)).toBe(12345);
+    expect(fareKopecks(1.005)).toBe(101);
+    expect(fareKopecks(0.29)).toBe(29);
+    expect(fareKopecks(250.5)).toBe(25050);
+    expect(fareKopecks(1e-7)).toBe(0);
+    expect(fareKopecks(1e21)).toBe(1e23);
+    expect(fareKopecks(undefined)).toBe(0);
+  });
+});
