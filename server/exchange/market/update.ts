@@ -7,7 +7,7 @@
 // rejectdriver. The executor's driver states need an executor: the seller
 // may move an order nobody took into them (its own driver has it): the
 // order is then off the market (offers withdrawn, `revoked` to those it was
-// offered to) until it is free again (offered again: `received`).
+// offered to) until it leaves the drivers' states (offered again: `received`).
 // Which fields may change: see checkFieldChanges. A move the table does not
 // allow, or a field that may not change, is a BadRequest; so is a change of
 // an order that has ended (the same status again is answered with the order
@@ -15,7 +15,7 @@
 // it is on offer to) is told `updated`.
 import type { Db } from "../../db";
 import type { Prisma } from "../../generated/prisma/client";
-import { FREE_STATES, canMove, codeOf, isDone, stateOfCode, type OrderState } from "../../orders/states";
+import { DRIVER_HOLDING_STATES, FREE_STATES, canMove, codeOf, isDone, stateOfCode, type OrderState } from "../../orders/states";
 import { changedFields, checkFieldChanges, fareKopecks, mergeAttributes, type UpdateAttributes } from "../attributes";
 import { badRequest, gone } from "../errors";
 import { notify, orderKey, type Notification } from "../notify";
@@ -59,9 +59,9 @@ function targetOf(order: ExchangeOrderRow, status: number | undefined): Target {
   return { kind: "move", to };
 }
 
-/** Whether the order can be taken: free, without an executor. */
-function takeable(order: Pick<ExchangeOrderRow, "state" | "executorId">): boolean {
-  return order.executorId === null && (order.state === "FREE" || order.state === "FREE_LONG");
+/** Whether the order is on the market: nobody took it and no driver of the seller's holds it. */
+function onMarket(order: Pick<ExchangeOrderRow, "state" | "executorId">): boolean {
+  return order.executorId === null && !DRIVER_HOLDING_STATES.includes(order.state);
 }
 
 export async function updateOrder(db: Db, caller: ExchangeCaller, input: { id: number; attributes: UpdateAttributes }) {
@@ -122,12 +122,12 @@ export async function updateOrder(db: Db, caller: ExchangeCaller, input: { id: n
         data: { id: String(order.id), attributes: notificationAttributes(updated, participantId === order.sellerId || participantId === order.executorId) },
       }));
     // Off the market while the seller's own driver has it; offered again when it is free again.
-    if (takeable(order) && !takeable(updated)) {
+    if (onMarket(order) && !onMarket(updated)) {
       await withdrawOffers(tx, order.id);
       for (const participantId of offered) {
         messages.push({ participantId, topic: "order/revoked", orderingKey: orderKey(participantId, order.id), data: { id: order.id, reason: "no longer on offer" } });
       }
-    } else if (!takeable(order) && takeable(updated)) {
+    } else if (!onMarket(order) && onMarket(updated)) {
       const again = await interestedParticipants(tx, order.carClass, [order.sellerId]);
       await openOffersFor(tx, order.id, again);
       for (const participantId of again) {
