@@ -14,7 +14,7 @@ import { db } from "../db";
 import { isEmptyObject, readJsonBody, validate } from "../exchange-api/body";
 import { participantError, participantErrorReply } from "../exchange-api/reply";
 import { badRequest, gone, missing } from "../exchange/errors";
-import { receiveNotification, isInboundTopic } from "../exchange/participant/inbound";
+import { INBOUND_SHAPES, receiveNotification, isInboundTopic } from "../exchange/participant/inbound";
 import { driverResource, DRIVER_SELECT, listServices } from "../exchange/participant/local-order";
 import { checkExchangeCaller } from "../exchange/participant/trust";
 import { holdsNul } from "../http/nul";
@@ -87,6 +87,7 @@ async function notification(request: ApiRequest, topic: string, body: Record<str
   const given = request.headers["x-delivery-id"] ?? (typeof m.deliveryId === "string" ? m.deliveryId : undefined);
   const deliveryId = given === undefined || given.trim() === "" ? undefined : given.trim();
   if (deliveryId !== undefined && deliveryId.length > 100) return participantError("BAD_PARAMETER", { parameter: "x-delivery-id", expected: "a delivery id of at most 100 characters" });
+  validate(INBOUND_SHAPES[topic], body.data, "data");
   const result = await receiveNotification(db(), topic, deliveryId, body);
   return jsonResponse(200, { meta: { ...meta(), ...(result.duplicate ? { duplicate: true } : {}) } });
 }

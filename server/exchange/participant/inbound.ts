@@ -13,6 +13,7 @@
 // does not report back). A move the local order cannot make is not forced:
 // it is noted on the link for the dispatcher.
 import { createHash } from "node:crypto";
+import { z } from "zod";
 import type { Db, Tx } from "../../db";
 import { ExchangeError } from "../../errors";
 import { publish } from "../../events/bus";
@@ -40,6 +41,29 @@ export const INBOUND_TOPICS = [
   "driver/update",
 ] as const;
 export type InboundTopic = (typeof INBOUND_TOPICS)[number];
+
+const idValue = z.union([z.string("string or integer id").min(1, "non-empty id").max(64, "id of at most 64 characters"), z.number("string or integer id").int("integer id")], "string or integer id");
+const object = z.record(z.string(), z.unknown(), "object");
+
+/**
+ * What each notification must carry, as the reference's Events table
+ * shapes it (more is ignored): checked before anything is applied, so that
+ * a notification without a delivery id is still refused when it is not one.
+ */
+export const INBOUND_SHAPES: Record<InboundTopic, z.ZodType> = {
+  "order/registered": z.looseObject({ id: idValue, orderId: idValue }),
+  "order/refused": z.looseObject({ orderId: idValue }),
+  "order/received": z.looseObject({ id: idValue, attributes: object }),
+  "order/accepted": z.looseObject({ orderId: idValue }),
+  "order/taken": z.looseObject({ id: idValue, attributes: z.looseObject({ executor: object }, "object") }),
+  "order/updated": z.looseObject({ id: idValue, attributes: object }),
+  "order/completed": z.looseObject({ id: idValue }),
+  "order/cancelled": z.looseObject({ id: idValue }),
+  "order/rejectdriver": z.looseObject({ id: idValue }),
+  "order/restore": z.looseObject({ id: idValue, attributes: z.looseObject({ client: object }, "object") }),
+  "order/revoked": z.looseObject({ id: idValue }),
+  "driver/update": z.looseObject({ id: idValue, attributes: object }),
+};
 
 export function isInboundTopic(value: string): value is InboundTopic {
   return (INBOUND_TOPICS as readonly string[]).includes(value);
