@@ -161,7 +161,10 @@ describe("participant endpoints", () => {
     expect(errorOf(await get(`${P}/on/order/updated`))).toMatchObject({ status: 461 });
     expect(errorOf(await post(`${P}/on/order/updated`, undefined, { headers: { "x-delivery-id": randomUUID() } }))).toMatchObject({ status: 462 });
     // No delivery id is needed (the reference names none): the unknown order is what is refused.
-    expect(errorOf(await post(`${P}/on/order/updated`, { data: { id: "1" } }))).toMatchObject({ status: 410 });
+    expect(errorOf(await post(`${P}/on/order/updated`, { data: { id: "1", attributes: { status: 2 } } }))).toMatchObject({ status: 410 });
+    // The reference's shape is checked first: `updated` carries attributes, `taken` its executor.
+    expect(errorOf(await post(`${P}/on/order/updated`, { data: { id: "1" } }))).toMatchObject({ status: 463, pointer: "/data/attributes" });
+    expect(errorOf(await notify("order/taken", { id: "1", attributes: { time: { arrival: 5 } } }))).toMatchObject({ status: 463, pointer: "/data/attributes/executor" });
     expect(errorOf(await notify("order/updated", { attributes: { status: 2 } }))).toMatchObject({ status: 463 });
     expect(errorOf(await notify("order/updated", { id: { x: 1 } }))).toMatchObject({ status: 465 });
     expect(errorOf(await notify("order/updated", { id: "424242", attributes: { status: 2 } }))).toMatchObject({ status: 410 });
