@@ -3,7 +3,9 @@
 // (DATABASE_URL, or the embedded PGlite in DATA_DIR — then with the server
 // stopped). Commands:
 //   list
-//   add <name> <server url> <addresses> [carClass,...]   a participant with a server, executor services and a new client key
+//   add <name> <server url> <addresses> [carClass,...]   a participant with a server, a new client key and executor
+//                                                        services of those classes (none given: the exchange reads
+//                                                        its services from its server when it logs in)
 //   key <participant id>                                 a new client key (shown once)
 //   deposit <participant id> <kopecks> [reason]          a deposit (negative: a correction)
 //   seed <public url> [client key]                       the demo exchange (server/seed/exchange.ts)
@@ -32,14 +34,14 @@ async function main(): Promise<void> {
       for (const p of rows) {
         console.log(`${p.id}\t${p.name}\tbalance ${(Number(p.balance) / 100).toFixed(2)}${p.disabled ? "\tDISABLED" : ""}`);
         for (const s of p.servers) console.log(`\tserver ${s.url} from ${s.address}${s.lastCheckAt ? ` (checked ${s.lastCheckAt.toISOString()}: ${s.lastCheckOk ? "ok" : "failed"})` : ""}`);
-        for (const s of p.services) console.log(`\tservice ${s.externalId} ${s.name} class ${s.carClass}${s.executes ? " executes" : ""}`);
+        for (const s of p.services) console.log(`\tservice ${s.externalId} ${s.name} class ${s.carClass ?? "any"}${s.executes ? " executes" : ""}`);
       }
       break;
     }
     case "add": {
       const [name, url, address, classes] = args;
       if (!name || !url || !address) usage();
-      const carClasses = (classes ?? "1").split(",").map(Number).filter(Number.isInteger);
+      const carClasses = (classes ?? "").split(",").filter((c) => c.trim() !== "").map(Number).filter(Number.isInteger);
       const created = await provisionParticipant(db(), {
         name,
         server: { url, address },

@@ -72,6 +72,8 @@ export const configSchema = z.object({
   EXCHANGE_TAKE_CHECK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   /** How often the exchange jobs run (session keeper, sell rule, refused deliveries). */
   EXCHANGE_JOB_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(2_000),
+  /** Our drivers executing exchange orders are reported (POST /driver/update) at most this often each. */
+  EXCHANGE_DRIVER_REPORT_SECONDS: z.coerce.number().int().min(1).max(3_600).default(10),
   /** The exchange checks participants' servers (GET /, /services, POST /drivers) this often (0: never). */
   EXCHANGE_CHECK_SECONDS: z.coerce.number().int().min(0).default(300),
   /** Enables /participant/control (automation of sell/take/move) for holders of this key. */

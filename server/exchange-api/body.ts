@@ -29,17 +29,36 @@ export function isEmptyObject(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0);
 }
 
-/** The token of a call: `Authorization: Bearer <token>` or meta.token (both: they must agree). */
+/**
+ * The token of a call, wherever a participant may reasonably put it (the
+ * reference names only meta.token): `meta.token` in a JSON body (also on a
+ * GET), `?token=` in the query string, or `Authorization: Bearer <token>`.
+ * When several are given they must agree (else Unauthorized).
+ */
 export function tokenOf(request: ApiRequest, body: JsonObject | undefined): string | undefined {
-  const header = request.headers.authorization;
-  const fromHeader = header && /^bearer\s+/i.test(header) ? header.replace(/^bearer\s+/i, "").trim() : undefined;
+  const header = request.headers.authorization?.trim();
+  const fromHeader = header && header.length > 7 && header.slice(0, 7).toLowerCase() === "bearer " ? header.slice(7).trim() : undefined;
   const meta = body?.meta;
   const fromBody = meta && typeof meta === "object" && !Array.isArray(meta) ? (meta as JsonObject).token : undefined;
   if (fromBody !== undefined && typeof fromBody !== "string") throw new ExchangeError("UNAUTHORIZED", { reason: "meta.token must be a string" });
-  if (fromHeader && fromBody && fromHeader !== fromBody) {
-    throw new ExchangeError("UNAUTHORIZED", { reason: "the Authorization header and meta.token carry different tokens" });
+  const queried = request.query.getAll("token");
+  if (queried.length > 1 && queried.some((t) => t !== queried[0])) {
+    throw new ExchangeError("UNAUTHORIZED", { reason: "the query string carries different tokens" });
   }
-  return fromHeader || fromBody || undefined;
+  const found = [fromHeader, fromBody, queried[0]].filter((t): t is string => typeof t === "string" && t !== "");
+  if (found.some((t) => t !== found[0])) {
+    throw new ExchangeError("UNAUTHORIZED", { reason: "the Authorization header, meta.token and ?token= carry different tokens" });
+  }
+  return found[0];
+}
+
+/** A GET's body, read only for its meta.token: a body that is not a JSON object is ignored. */
+export function optionalJsonBody(request: ApiRequest): JsonObject | undefined {
+  try {
+    return readJsonBody(request);
+  } catch {
+    return undefined;
+  }
 }
 
 function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {

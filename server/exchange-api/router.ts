@@ -9,7 +9,7 @@ import { db } from "../db";
 import { rateLimits } from "../http/rate-limit";
 import { authenticate } from "../exchange/sessions";
 import { jsonResponse, type ApiRequest, type ApiResponse } from "../http/types";
-import { isEmptyObject, readJsonBody, tokenOf, validate, type JsonObject } from "./body";
+import { isEmptyObject, optionalJsonBody, readJsonBody, tokenOf, validate, type JsonObject } from "./body";
 import type { ExchangeContext, ExchangeOperation } from "./define";
 import { EXCHANGE_OPERATIONS } from "./operations";
 import { exchangeError, exchangeErrorReply } from "./reply";
@@ -75,7 +75,7 @@ export async function handleExchangeApi(request: ApiRequest): Promise<ApiRespons
   const limits = rateLimits({ perKey: cfg.RATE_LIMIT_PER_KEY, perAddress: cfg.RATE_LIMIT_PER_ADDRESS });
   if (!limits.byAddress.take(request.remoteAddress)) return exchangeError("RATE_LIMITED");
   try {
-    const body = op.method === "POST" ? readJsonBody(request) : undefined;
+    const body = op.method === "POST" ? readJsonBody(request) : optionalJsonBody(request);
     // No body, no `data` or an empty `data`: nothing was asked.
     if (op.source === "data" && (body === undefined || isEmptyObject(body.data))) {
       return exchangeError("EMPTY_REQUEST", { reason: "the request has no data" });

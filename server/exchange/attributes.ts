@@ -116,8 +116,31 @@ export function storedAttributes(input: RegistrationAttributes, now = new Date()
   };
 }
 
+/**
+ * A fare in roubles (a JSON number) as whole kopecks, exactly: from the
+ * number's shortest decimal form (123.45 is 12345, not 12344.999…), rounded
+ * half up on the third decimal (1.005 is 101).
+ */
 export function fareKopecks(fare: number | undefined): number {
-  return Math.round((fare ?? 0) * 100);
+  if (fare === undefined || !Number.isFinite(fare)) return 0;
+  const negative = fare < 0;
+  const text = decimalOf(Math.abs(fare));
+  const [whole = "0", fraction = ""] = text.split(".");
+  const digits = (fraction + "000").slice(0, 3);
+  let kopecks = Number(whole) * 100 + Number(digits.slice(0, 2));
+  if (Number(digits[2]) >= 5) kopecks += 1;
+  return negative ? -kopecks : kopecks;
+}
+
+/** The shortest decimal text of a non-negative number, never in exponent form. */
+function decimalOf(value: number): string {
+  const text = String(value);
+  if (!text.includes("e")) return text;
+  const [mantissa = "0", exponent = "0"] = text.split("e");
+  const power = Number(exponent);
+  const [int = "0", frac = ""] = mantissa.split(".");
+  if (power < 0) return `0.${"0".repeat(-power - 1)}${int}${frac}`;
+  return `${int}${frac}${"0".repeat(Math.max(0, power - frac.length))}`;
 }
 
 export const executorSchema = z.object(

@@ -5,7 +5,7 @@
 import type { Db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { wakeOutbox } from "../notifications/worker";
-import { badRequest, forbidden, notFound } from "./errors";
+import { badRequest, notFound } from "./errors";
 import { driverKey, notify } from "./notify";
 import type { ExchangeCaller } from "./sessions";
 import { translateDriverCriteria } from "./waterline";
@@ -85,8 +85,12 @@ export async function updateDriverState(db: Db, caller: ExchangeCaller, input: D
   if (status !== undefined && !Number.isInteger(status)) throw badRequest("data.attributes.status must be an integer", { parameter: "data.attributes.status" });
 
   const { driver, count } = await db.$transaction(async (tx) => {
-    let driver = await tx.exchangeDriver.findUnique({ where: { id: input.id }, select: { id: true, participantId: true, callSign: true } });
-    if (driver && driver.participantId !== caller.participantId) throw forbidden(`driver ${input.id} is not a driver of this participant`);
+    // Another participant's driver id is no id of the caller's: the call sign decides
+    // (Forbidden is not among driver/update's errors in the reference).
+    let driver = await tx.exchangeDriver.findFirst({
+      where: { id: input.id, participantId: caller.participantId },
+      select: { id: true, participantId: true, callSign: true },
+    });
     if (!driver && callSign) {
       driver = await tx.exchangeDriver.upsert({
         where: { participantId_callSign: { participantId: caller.participantId, callSign } },

@@ -2,7 +2,9 @@
 //   every EXCHANGE_JOB_INTERVAL_MS
 //     - our participant: keep the session (log in; after 401s log in again
 //       and give pending calls the new token), sell due orders (the rule),
-//       settle takes left unanswered (participant/recover-takes.ts);
+//       settle takes left unanswered (participant/recover-takes.ts),
+//       re-read the linked orders after a new session (participant/resync.ts),
+//       report our drivers on bought orders (participant/report-drivers.ts);
 //     - both sides: settle refused deliveries: a notification or call that the
 //       other side answered with a final 4xx (400, 403, 404, 405, 406, 409,
 //       410, 413, 461-469) is marked FAILED instead of being retried for an
@@ -18,6 +20,8 @@ import { wakeOutbox } from "../notifications/worker";
 import { keepSession, participantSettings } from "./participant/client";
 import { sellDueOrders } from "./participant/sell";
 import { recoverTakes } from "./participant/recover-takes";
+import { reportDrivers } from "./participant/report-drivers";
+import { resyncAfterNewSession } from "./participant/resync";
 import { checkServers } from "./sync";
 
 const FINAL_REFUSALS = "^HTTP (400|403|404|405|406|409|410|413|46[0-9])$";
@@ -67,6 +71,10 @@ async function turn(state: { lastCheck: number }): Promise<void> {
     if (patched > 0) wakeOutbox();
     if (cfg.EXCHANGE_SELL_AFTER_MINUTES > 0) await sellDueOrders(db());
     await recoverTakes(db());
+    await resyncAfterNewSession(db()).catch((error: unknown) =>
+      log.warn("exchange: orders could not be re-read after a new session", { error: error instanceof Error ? error.message : String(error) }),
+    );
+    await reportDrivers(db());
   }
   await settleRefusedDeliveries();
   await forgetDeliveredTokens();

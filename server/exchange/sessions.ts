@@ -80,7 +80,7 @@ export async function openSession(db: DbOrTx, key: string, remoteAddress: string
 
 /** Every other call: the token's session, used from its server's addresses. */
 export async function authenticate(db: DbOrTx, token: string | undefined, remoteAddress: string): Promise<ExchangeCaller> {
-  if (!token) throw unauthorized("the session token is missing (meta.token or Authorization: Bearer)");
+  if (!token) throw unauthorized("the session token is missing (meta.token in the body, ?token= or Authorization: Bearer)");
   if (token.length > 200) throw unauthorized("unknown session token");
   const session = await db.exchangeSession.findUnique({
     where: { tokenHash: hashSecret(token) },

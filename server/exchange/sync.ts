@@ -1,13 +1,24 @@
 // The exchange calls its participants' servers: the connection check
 // (GET <url>/), their services (GET <url>/services) and their drivers
 // (POST <url>/drivers {all: true}), keeping the profile's services and the
-// drivers known to the exchange (for /drivers) up to date. Runs every
-// EXCHANGE_CHECK_SECONDS. A new service counts as an executor service of the
-// car class it names (carClass, our extension of the Service resource; 1
-// when absent); the operator may change that.
+// drivers known to the exchange (for /drivers) up to date. When it runs:
+//   - when a participant opens a session (discoverAfterLogin), so that a
+//     participant written from the reference is offered orders at once;
+//   - on demand: before an order would be refused for want of executors,
+//     servers not read for DISCOVERY_FRESH_MS are read again (discoverStale);
+//   - every EXCHANGE_CHECK_SECONDS for every server (checkServers).
+// A new service is an executor service of the car class derived from what
+// the reference's Service resource carries (docs/exchange.md): `carClass`
+// when the server sends it (our extension), else the car class whose name
+// (en, ru) or id equals the service's name; else null — every class. The
+// drivers' own carClass (POST /drivers) also makes the participant able
+// for their classes (market/common.ts, interestedParticipants).
 import type { Db } from "../db";
 import { log } from "../log";
 import { OutgoingError, replyObject, sendOutgoing } from "../http/outgoing";
+
+/** Servers read more recently than this are not read again on demand. */
+export const DISCOVERY_FRESH_MS = 30_000;
 
 const TIMEOUT_MS = 5_000;
 
@@ -23,6 +34,40 @@ async function call(method: "GET" | "POST", url: string, body?: unknown): Promis
 }
 
 const str = (v: unknown, max = 200) => (v === undefined || v === null ? "" : String(v).slice(0, max));
+
+/** An integer sent as a JSON number or as digits. */
+function integerOf(value: unknown): number | undefined {
+  if (typeof value === "number" && Number.isSafeInteger(value)) return value;
+  if (typeof value === "string" && /^\d{1,9}$/.test(value.trim())) return Number(value.trim());
+  return undefined;
+}
+
+interface ClassName {
+  id: number;
+  names: string[];
+}
+
+async function classNames(db: Db): Promise<ClassName[]> {
+  const rows = await db.carClass.findMany({ select: { id: true, nameEn: true, nameRu: true } });
+  return rows
+    .filter((c) => /^\d{1,9}$/.test(c.id))
+    .map((c) => ({ id: Number(c.id), names: [c.id, c.nameEn, c.nameRu].map(normalName).filter((n) => n !== "") }));
+}
+
+function normalName(text: string): string {
+  return text.trim().toLowerCase().replaceAll("ё", "е");
+}
+
+/** The car class a service's name or description names exactly (one class only), else null: every class. */
+export function deriveClass(classes: ClassName[], name: string, description: string): number | null {
+  for (const text of [name, description]) {
+    const wanted = normalName(text);
+    if (wanted === "") continue;
+    const found = classes.filter((c) => c.names.includes(wanted));
+    if (found.length === 1) return found[0]!.id;
+  }
+  return null;
+}
 
 export interface ServerCheck {
   serverId: number;
@@ -48,19 +93,23 @@ export async function checkServer(db: Db, server: { id: number; participantId: n
     const services = await call("GET", `${server.url}/services`);
     const list = ((services.json.data as { services?: unknown } | undefined)?.services ?? []) as unknown[];
     if (services.status === 200 && Array.isArray(list)) {
+      const classes = await classNames(db);
       for (const item of list.slice(0, 1000)) {
-        const s = item as { id?: unknown; name?: unknown; description?: unknown; carClass?: unknown };
-        const externalId = typeof s.id === "number" ? s.id : Number(s.id);
-        if (!Number.isInteger(externalId)) continue;
-        const carClass = typeof s.carClass === "number" && Number.isInteger(s.carClass) ? s.carClass : undefined;
+        const s = (item && typeof item === "object" ? item : {}) as { id?: unknown; name?: unknown; description?: unknown; carClass?: unknown };
+        const externalId = typeof s.id === "number" ? s.id : typeof s.id === "string" && /^\d{1,9}$/.test(s.id) ? Number(s.id) : NaN;
+        if (!Number.isSafeInteger(externalId)) continue;
+        const explicit = integerOf(s.carClass);
+        const name = str(s.name);
+        const description = str(s.description, 1000);
         await db.exchangeService.upsert({
           where: { participantId_externalId: { participantId: server.participantId, externalId } },
-          create: { participantId: server.participantId, externalId, name: str(s.name), description: str(s.description, 1000), carClass: carClass ?? 1 },
-          update: { name: str(s.name), description: str(s.description, 1000), ...(carClass !== undefined ? { carClass } : {}) },
+          create: { participantId: server.participantId, externalId, name, description, carClass: explicit ?? deriveClass(classes, name, description) },
+          update: { name, description, ...(explicit !== undefined ? { carClass: explicit } : {}) },
           select: { id: true },
         });
         result.services++;
       }
+      await db.exchangeServer.update({ where: { id: server.id }, data: { servicesAt: new Date() }, select: { id: true } });
     }
 
     const drivers = await call("POST", `${server.url}/drivers`, { all: true });
@@ -81,7 +130,7 @@ export async function checkServer(db: Db, server: { id: number; participantId: n
           colorCode: str(d.colorCode),
           carage: str(d.carage, 16),
           connectBy: str(d.connectBy, 32) || "api",
-          carClass: typeof d.carClass === "number" && Number.isInteger(d.carClass) ? d.carClass : 1,
+          carClass: integerOf(d.carClass) ?? 1,
           options: Array.isArray(d.options) ? d.options.filter((o): o is number => typeof o === "number" && Number.isInteger(o)) : [],
         };
         await db.exchangeDriver.upsert({
@@ -118,4 +167,47 @@ export async function checkServers(db: Db): Promise<ServerCheck[]> {
     results.push(r);
   }
   return results;
+}
+
+const discovering = new Map<number, Promise<ServerCheck>>();
+
+/** Reads one server now (one reading per server at a time in this process). */
+export function discoverServer(db: Db, server: { id: number; participantId: number; url: string }): Promise<ServerCheck> {
+  const running = discovering.get(server.id);
+  if (running) return running;
+  const started = checkServer(db, server).finally(() => discovering.delete(server.id));
+  discovering.set(server.id, started);
+  return started;
+}
+
+/** After a participant logged in: read its server's services and drivers, without holding up the reply. */
+export function discoverAfterLogin(db: Db, serverId: number): void {
+  void (async () => {
+    const server = await db.exchangeServer.findUnique({ where: { id: serverId }, select: { id: true, participantId: true, url: true } });
+    if (!server || server.url === "") return;
+    const r = await discoverServer(db, server);
+    if (!r.ok) log.warn("exchange: a participant's server did not answer after its login", { url: server.url, error: r.error });
+  })().catch((error: unknown) => log.warn("exchange: discovery after login failed", { error: error instanceof Error ? error.message : String(error) }));
+}
+
+/**
+ * On demand: reads the servers of active participants with an open session
+ * that were not read in the last DISCOVERY_FRESH_MS (at most `limit`, all at
+ * once). Returns how many were read.
+ */
+export async function discoverStale(db: Db, excludeParticipant: number, limit = 10): Promise<number> {
+  const servers = await db.exchangeServer.findMany({
+    where: {
+      url: { not: "" },
+      participantId: { not: excludeParticipant },
+      participant: { disabled: false },
+      sessions: { some: { revokedAt: null } },
+      OR: [{ lastCheckAt: null }, { lastCheckAt: { lt: new Date(Date.now() - DISCOVERY_FRESH_MS) } }],
+    },
+    select: { id: true, participantId: true, url: true },
+    orderBy: { id: "asc" },
+    take: limit,
+  });
+  await Promise.all(servers.map((server) => discoverServer(db, server)));
+  return servers.length;
 }

@@ -1,25 +1,34 @@
-// POST /drivers: a filter query in the waterline style, translated into a
-// Prisma `where` over ExchangeDriver. Only the fields of the Driver resource
-// can be named (a whitelist); values are parameters of Prisma's queries,
-// never SQL text. Anything the translation does not support is a BadRequest
-// that names it; a value of the wrong type is a TypeError.
+// POST /drivers: a filter query in the Waterline criteria language,
+// translated into a Prisma `where` over ExchangeDriver. Only the fields of
+// the Driver resource can be named (a whitelist); values are parameters of
+// Prisma's queries, never SQL text. Anything the translation does not
+// support is a BadRequest that names it; a value of the wrong type is a
+// TypeError.
 //
 // Supported (docs/exchange.md, "Driver filter"):
-//   criteria   {where, limit, skip, sort} — or a bare where object
-//   where      {field: value} equality, {field: [a, b]} in,
+//   criteria   {where, limit, skip, sort, select, omit} — or a bare where object
+//   where      {field: value} equality, {field: [a, b]} in, {field: null},
 //              {field: {<modifier>: value, ...}} with the modifiers
-//              <, <=, >, >=, !, not, !=, in, nin, contains, startsWith, endsWith,
-//              like (a pattern with % at its start and/or end),
+//              <, lessThan, <=, lessThanOrEqual, >, greaterThan, >=,
+//              greaterThanOrEqual, !, not, !=, in, nin, contains, startsWith,
+//              endsWith, like (% any text, _ one character, anywhere),
 //              {or: [where, ...]}, {and: [where, ...]}
 //   limit      1..1000 (default 100); skip >= 0; sort "field ASC|DESC",
 //              {field: "ASC"|"DESC"|1|-1}, or an array of those
 //   select     the fields to return (the id always), or omit: the fields not to
-// Text matching (contains, startsWith, endsWith, like) ignores case; equality and
-// comparisons do not. `options` (an integer array) takes a number (has),
-// contains (has / has every) and in (has some).
+// Text ignores case everywhere (as Waterline's query language says);
+// integers compare as numbers. `options` (an integer array) takes a number
+// (has), contains (has / has every) and in (has some). No field of a driver
+// is ever empty: `null` matches no driver, `{"!": null}` every driver.
+//
+// Prisma turns case-insensitive text filters into ILIKE (equals, not,
+// contains, startsWith, endsWith) without escaping the operand, so every
+// operand is escaped here (\ % _ get a backslash) except a `like` pattern,
+// whose % and _ are the wildcards they are in Waterline (its backslashes
+// are escaped: Waterline's like has no escape character). No regular
+// expression runs on request data; text operands are at most MAX_TEXT long.
 import type { Prisma } from "../generated/prisma/client";
 import { badRequest, wrongType } from "./errors";
-import { trimEndChar, trimStartChar } from "../text/trim";
 
 type Kind = "string" | "int" | "intArray";
 
@@ -40,8 +49,28 @@ export const DRIVER_FIELDS: Record<string, Kind> = {
   options: "intArray",
 };
 
-const MODIFIERS = ["<", "<=", ">", ">=", "!", "not", "!=", "in", "nin", "contains", "startsWith", "endsWith", "like"] as const;
+const MODIFIERS = [
+  "<",
+  "lessThan",
+  "<=",
+  "lessThanOrEqual",
+  ">",
+  "greaterThan",
+  ">=",
+  "greaterThanOrEqual",
+  "!",
+  "not",
+  "!=",
+  "in",
+  "nin",
+  "contains",
+  "startsWith",
+  "endsWith",
+  "like",
+] as const;
 type Modifier = (typeof MODIFIERS)[number];
+/** The longest text operand (a call sign, a name, a pattern). */
+export const MAX_TEXT = 200;
 const STRUCTURE_KEYS = ["where", "limit", "skip", "sort", "select", "omit"];
 
 export const DEFAULT_LIMIT = 100;
@@ -85,7 +114,11 @@ class Translator {
         });
       }
       if (++this.conditions > MAX_CONDITIONS) throw badRequest(`the filter has more than ${MAX_CONDITIONS} conditions`);
-      and.push({ [key]: this.field(key, kind, value, at) } as Prisma.ExchangeDriverWhereInput);
+      const translated = this.field(key, kind, value, at);
+      for (const filter of Array.isArray(translated) ? translated : [translated]) {
+        if (filter === EVERYTHING) continue;
+        and.push(filter === NOTHING ? NO_DRIVER : ({ [key]: filter } as Prisma.ExchangeDriverWhereInput));
+      }
     }
     if (and.length === 0) return {};
     if (and.length === 1) return and[0]!;
@@ -94,73 +127,102 @@ class Translator {
 
   private scalar(kind: Kind, value: unknown, at: string): string | number {
     if (kind === "string") {
-      if (typeof value === "string") return value;
-      if (typeof value === "number" && Number.isFinite(value)) return String(value);
-      throw wrongType(at, "string");
+      const text = typeof value === "string" ? value : typeof value === "number" && Number.isFinite(value) ? String(value) : undefined;
+      if (text === undefined) throw wrongType(at, "string");
+      if (text.length > MAX_TEXT) throw badRequest(`${at}: at most ${MAX_TEXT} characters`, { parameter: at });
+      return text;
     }
     if (typeof value === "number" && Number.isInteger(value)) return value;
     throw wrongType(at, "integer");
   }
 
+  /** The values of an in/nin list; null (which no driver field holds) is left out. */
   private list(kind: Kind, value: unknown, at: string): Array<string | number> {
     if (!Array.isArray(value)) throw wrongType(at, "array");
     if (value.length > 1000) throw badRequest(`${at} has more than 1000 values`, { parameter: at });
-    return value.map((v, i) => this.scalar(kind === "intArray" ? "int" : kind, v, `${at}[${i}]`));
+    const out: Array<string | number> = [];
+    value.forEach((v, i) => {
+      if (v !== null) out.push(this.scalar(kind === "intArray" ? "int" : kind, v, `${at}[${i}]`));
+    });
+    return out;
   }
 
   private field(name: string, kind: Kind, value: unknown, at: string): unknown {
-    if (value === null) throw badRequest(`${at}: null is not supported (no field of a driver is empty-able)`, { parameter: at });
+    if (value === null) return NOTHING;
     if (kind === "intArray") return this.arrayField(value, at);
-    if (Array.isArray(value)) return { in: this.list(kind, value, at) };
-    if (!isObject(value)) return { equals: this.scalar(kind, value, at) };
-    const filter: Record<string, unknown> = {};
+    const text = kind === "string";
+    // Case is ignored for text: Prisma's ILIKE (escaped operands) or LOWER() for in / notIn.
+    const mode = text ? { mode: "insensitive" as const } : {};
+    const exact = (v: string | number) => (text ? escapeLike(String(v)) : v);
+    if (Array.isArray(value)) {
+      const values = this.list(kind, value, at);
+      return values.length === 0 ? NOTHING : { in: values, ...mode };
+    }
+    if (!isObject(value)) return { equals: exact(this.scalar(kind, value, at)), ...mode };
     const entries = Object.entries(value);
     if (entries.length === 0) throw badRequest(`${at} has no modifier`, { parameter: at });
+    const filters: Array<Record<string, unknown>> = [];
     for (const [modifier, operand] of entries) {
       const mat = `${at}.${modifier}`;
       if (!(MODIFIERS as readonly string[]).includes(modifier)) {
         throw badRequest(`unsupported modifier "${modifier}" in ${at}; supported: ${MODIFIERS.join(" ")}`, { parameter: mat });
       }
-      switch (modifier as Modifier) {
+      const m = modifier as Modifier;
+      if (operand === null) {
+        // No driver field is empty: "not null" is every driver, any other test of null none.
+        filters.push(m === "!" || m === "not" || m === "!=" ? EVERYTHING : NOTHING);
+        continue;
+      }
+      switch (m) {
         case "<":
-          filter.lt = this.scalar(kind, operand, mat);
+        case "lessThan":
+          filters.push({ lt: this.scalar(kind, operand, mat), ...mode });
           break;
         case "<=":
-          filter.lte = this.scalar(kind, operand, mat);
+        case "lessThanOrEqual":
+          filters.push({ lte: this.scalar(kind, operand, mat), ...mode });
           break;
         case ">":
-          filter.gt = this.scalar(kind, operand, mat);
+        case "greaterThan":
+          filters.push({ gt: this.scalar(kind, operand, mat), ...mode });
           break;
         case ">=":
-          filter.gte = this.scalar(kind, operand, mat);
+        case "greaterThanOrEqual":
+          filters.push({ gte: this.scalar(kind, operand, mat), ...mode });
           break;
         case "!":
         case "not":
         case "!=":
-          if (Array.isArray(operand)) filter.notIn = this.list(kind, operand, mat);
-          else if (isObject(operand)) throw badRequest(`${mat} takes a value or an array of values`, { parameter: mat });
-          else filter.not = this.scalar(kind, operand, mat);
+          if (Array.isArray(operand)) {
+            const values = this.list(kind, operand, mat);
+            filters.push(values.length === 0 ? EVERYTHING : { notIn: values, ...mode });
+          } else if (isObject(operand)) throw badRequest(`${mat} takes a value or an array of values`, { parameter: mat });
+          else filters.push({ not: exact(this.scalar(kind, operand, mat)), ...mode });
           break;
-        case "in":
-          filter.in = this.list(kind, operand, mat);
+        case "in": {
+          const values = this.list(kind, operand, mat);
+          filters.push(values.length === 0 ? NOTHING : { in: values, ...mode });
           break;
-        case "nin":
-          filter.notIn = this.list(kind, operand, mat);
+        }
+        case "nin": {
+          const values = this.list(kind, operand, mat);
+          filters.push(values.length === 0 ? EVERYTHING : { notIn: values, ...mode });
           break;
+        }
         case "contains":
         case "startsWith":
         case "endsWith":
-          if (kind !== "string") throw badRequest(`${modifier} applies to text fields, not to ${name}`, { parameter: mat });
-          filter[modifier] = this.scalar(kind, operand, mat);
-          filter.mode = "insensitive";
+          if (!text) throw badRequest(`${modifier} applies to text fields, not to ${name}`, { parameter: mat });
+          filters.push({ [m]: escapeLike(this.scalar(kind, operand, mat) as string), ...mode });
           break;
         case "like":
-          if (kind !== "string") throw badRequest(`like applies to text fields, not to ${name}`, { parameter: mat });
-          Object.assign(filter, likeFilter(this.scalar(kind, operand, mat) as string, mat));
+          if (!text) throw badRequest(`like applies to text fields, not to ${name}`, { parameter: mat });
+          // ILIKE with the pattern as it is: % and _ are its wildcards.
+          filters.push({ equals: escapeBackslashes(this.scalar(kind, operand, mat) as string), ...mode });
           break;
       }
     }
-    return filter;
+    return filters;
   }
 
   private arrayField(value: unknown, at: string): unknown {
@@ -184,22 +246,23 @@ class Translator {
   }
 }
 
-/**
- * A LIKE pattern as Prisma's text filters: "abc" equals, "abc%" starts with,
- * "%abc" ends with, "%abc%" contains (case ignored), "%" anything. Wildcards
- * inside the text (% or _) have no exact equivalent there: refused.
- */
-function likeFilter(pattern: string, at: string): Record<string, unknown> {
-  const leading = pattern.startsWith("%");
-  const rest = trimStartChar(pattern, "%");
-  const trailing = rest.endsWith("%");
-  const text = trimEndChar(rest, "%");
-  if (/[%_]/.test(text)) {
-    throw badRequest(`${at}: like supports % at the start and at the end of the pattern only (no % or _ inside)`, { parameter: at });
-  }
-  if (text === "") return leading || trailing ? {} : { equals: "" };
-  const key = leading && trailing ? "contains" : trailing ? "startsWith" : leading ? "endsWith" : "equals";
-  return { [key]: text, mode: "insensitive" };
+const NOTHING = Object.freeze({ kind: "nothing" });
+const EVERYTHING = Object.freeze({ kind: "everything" });
+/** A condition no driver meets. */
+const NO_DRIVER: Prisma.ExchangeDriverWhereInput = { id: { in: [] } };
+
+/** The text as a LIKE pattern that matches only itself: \\, % and _ escaped (one pass, no regular expression). */
+export function escapeLike(text: string): string {
+  let out = "";
+  for (const ch of text) out += ch === "\\" || ch === "%" || ch === "_" ? `\\${ch}` : ch;
+  return out;
+}
+
+/** A Waterline like pattern for ILIKE: its wildcards kept, its backslashes literal. */
+export function escapeBackslashes(pattern: string): string {
+  let out = "";
+  for (const ch of pattern) out += ch === "\\" ? "\\\\" : ch;
+  return out;
 }
 
 function fieldList(value: unknown, at: string): string[] {
@@ -247,12 +310,13 @@ function sortEntry(field: string, direction: unknown, at: string): Prisma.Exchan
 function sortParam(value: unknown, at = "sort"): Prisma.ExchangeDriverOrderByWithRelationInput[] {
   if (value === undefined) return [];
   if (typeof value === "string") {
+    if (value.length > MAX_TEXT) throw badRequest(`${at}: at most ${MAX_TEXT} characters`, { parameter: at });
     return value
       .split(",")
       .map((part) => part.trim())
       .filter((part) => part !== "")
       .map((part) => {
-        const [field = "", direction, extra] = part.split(/\s+/);
+        const [field = "", direction, extra] = part.split(" ").filter((word) => word !== "");
         if (extra !== undefined) throw badRequest(`${at}: "${part}" is not "field ASC|DESC"`, { parameter: at });
         return sortEntry(field, direction, at);
       });

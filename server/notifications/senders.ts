@@ -1,6 +1,8 @@
 // How each outbox channel reaches its receiver. SMS goes through a pluggable
 // sender (development: the log); HTTP channels carry the delivery id so that
 // the receiver can apply a redelivered message once.
+import { db } from "../db";
+import { exchangeTargets, tryAnotherAddress } from "../exchange/participant/client";
 import { log } from "../log";
 import { OutgoingError, sendOutgoing, type OutgoingFailure } from "../http/outgoing";
 
@@ -71,8 +73,16 @@ export async function deliver(delivery: Delivery): Promise<DeliveryResult> {
     case "callback":
       return http("GET", delivery.target, delivery);
     case "exchange":
-    case "exchange-call":
       return http("POST", delivery.target, delivery);
+    case "exchange-call": {
+      // Our calls to the exchange: its main address, then its slave addresses.
+      let result: DeliveryResult = { ok: false, error: "no address" };
+      for (const target of await exchangeTargets(db(), delivery.target)) {
+        result = await http("POST", target, delivery);
+        if (result.ok || !tryAnotherAddress(result.httpStatus)) return result;
+      }
+      return result;
+    }
     default:
       return { ok: false, error: `unknown channel ${delivery.channel}` };
   }

@@ -5,7 +5,7 @@
 //   GET  /driver         ?callsign= : data.driver (and data.drivers: [it])
 //   POST /drivers        {limit (default 100), skip, all}: data.drivers
 //   GET  /services       data.services
-//   POST /on/<event>     the exchange's notifications (applied once per delivery id)
+//   POST /on/<event>     the exchange's notifications (applied once: by delivery id, or by content and order state)
 // Only the exchange may call them (participant/trust.ts). Errors: the
 // exchange's names and statuses (server/exchange-api/reply.ts), with meta.
 import { z } from "zod";
@@ -14,7 +14,7 @@ import { db } from "../db";
 import { isEmptyObject, readJsonBody, validate } from "../exchange-api/body";
 import { participantError, participantErrorReply } from "../exchange-api/reply";
 import { badRequest, gone, missing } from "../exchange/errors";
-import { receiveNotification, isInboundTopic } from "../exchange/participant/inbound";
+import { INBOUND_SHAPES, receiveNotification, isInboundTopic } from "../exchange/participant/inbound";
 import { driverResource, DRIVER_SELECT, listServices } from "../exchange/participant/local-order";
 import { checkExchangeCaller } from "../exchange/participant/trust";
 import { holdsNul } from "../http/nul";
@@ -83,9 +83,11 @@ async function notification(request: ApiRequest, topic: string, body: Record<str
   if (!isInboundTopic(topic)) return participantError("NOT_FOUND", { what: "Path", id: `/participant/on/${topic}` });
   if (!body || isEmptyObject(body.data)) return participantError("EMPTY_REQUEST", { reason: "the notification has no data" });
   const m = body.meta && typeof body.meta === "object" ? (body.meta as Record<string, unknown>) : {};
-  const deliveryId = request.headers["x-delivery-id"] ?? (typeof m.deliveryId === "string" ? m.deliveryId : undefined);
-  if (!deliveryId) throw missing("x-delivery-id");
-  if (deliveryId.length > 100) return participantError("BAD_PARAMETER", { parameter: "x-delivery-id", expected: "a delivery id of at most 100 characters" });
+  // Optional: an exchange written from the reference sends none (inbound.ts, contentKey).
+  const given = request.headers["x-delivery-id"] ?? (typeof m.deliveryId === "string" ? m.deliveryId : undefined);
+  const deliveryId = given === undefined || given.trim() === "" ? undefined : given.trim();
+  if (deliveryId !== undefined && deliveryId.length > 100) return participantError("BAD_PARAMETER", { parameter: "x-delivery-id", expected: "a delivery id of at most 100 characters" });
+  validate(INBOUND_SHAPES[topic], body.data, "data");
   const result = await receiveNotification(db(), topic, deliveryId, body);
   return jsonResponse(200, { meta: { ...meta(), ...(result.duplicate ? { duplicate: true } : {}) } });
 }

@@ -152,7 +152,7 @@ describe("three servers: the exchange, seller A, taker B", () => {
     await ok(ctlB.post("take", { exchangeOrderId: id, driverId: driver.id }));
     const atB = await stateAt(ctlB, `exchangeId=${id}`, "CONFIRMED");
     expect(atB.driverId).toBe(driver.id);
-    // B learns the client's contact (restore), which the offer did not show.
+    // B learns the client's contact from the take's reply, which the offer did not show.
     await until("client at B", async () => ((await ctlB.order(`exchangeId=${id}`))?.phone === "79160001001" ? true : undefined));
 
     // A: taken with B's driver, then confirmed.

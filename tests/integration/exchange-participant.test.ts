@@ -156,11 +156,15 @@ describe("participant endpoints", () => {
     expect(r.body).toMatchObject({ meta: { status: 200 }, data: { services: [{ id: fx.serviceId, name: "Эконом", description: "Тестовая услуга", carClass: 1 }] } });
   });
 
-  it("notification errors: unknown event 404, method 461, empty 462, no delivery id 463, unknown order 410", async () => {
+  it("notification errors: unknown event 404, method 461, empty 462, missing id 463, unknown order 410 (with or without a delivery id)", async () => {
     expect(errorOf(await post(`${P}/on/order/exploded`, { data: { id: "1" } }))).toMatchObject({ status: 404 });
     expect(errorOf(await get(`${P}/on/order/updated`))).toMatchObject({ status: 461 });
     expect(errorOf(await post(`${P}/on/order/updated`, undefined, { headers: { "x-delivery-id": randomUUID() } }))).toMatchObject({ status: 462 });
-    expect(errorOf(await post(`${P}/on/order/updated`, { data: { id: "1" } }))).toMatchObject({ status: 463 });
+    // No delivery id is needed (the reference names none): the unknown order is what is refused.
+    expect(errorOf(await post(`${P}/on/order/updated`, { data: { id: "1", attributes: { status: 2 } } }))).toMatchObject({ status: 410 });
+    // The reference's shape is checked first: `updated` carries attributes, `taken` its executor.
+    expect(errorOf(await post(`${P}/on/order/updated`, { data: { id: "1" } }))).toMatchObject({ status: 463, pointer: "/data/attributes" });
+    expect(errorOf(await notify("order/taken", { id: "1", attributes: { time: { arrival: 5 } } }))).toMatchObject({ status: 463, pointer: "/data/attributes/executor" });
     expect(errorOf(await notify("order/updated", { attributes: { status: 2 } }))).toMatchObject({ status: 463 });
     expect(errorOf(await notify("order/updated", { id: { x: 1 } }))).toMatchObject({ status: 465 });
     expect(errorOf(await notify("order/updated", { id: "424242", attributes: { status: 2 } }))).toMatchObject({ status: 410 });
@@ -318,7 +322,11 @@ describe("taking offers", () => {
     expect(await view("exchangeId=7001")).toMatchObject({ comment: "два чемодана", amount: 31_000 });
 
     const driver = fx.drivers[2]!;
+    // The exchange's reply to the take gives the client's contact.
+    fake.override = (path) => (path === "order/take" ? { status: 200, body: { data: { id: 7001, attributes: { client: { phone: "79167654321", name: "Мария" } } } } } : undefined);
     const taken = await expectOk(control("take", { exchangeOrderId: "7001", driverId: driver.id, arrivalMinutes: 4 }));
+    fake.override = undefined;
+    expect(await view("exchangeId=7001")).toMatchObject({ phone: "79167654321", clientName: "Мария" });
     expect(taken.body.data).toMatchObject({ exchangeOrderId: "7001", orderId: v.id, arrivalMinutes: 4 });
     const call = fake.ok("order/take", "7001")[0]!;
     expect(call.headerToken).toBe(call.token);
@@ -330,10 +338,11 @@ describe("taking offers", () => {
     v = await view("exchangeId=7001");
     expect(v).toMatchObject({ state: "CONFIRMED", driverId: driver.id, exchangeLink: { phase: "TAKEN" } });
     expect((await until("status 2", () => fake.ok("order/update", "7001")[0])).data).toEqual({ id: "7001", attributes: { status: 2 } });
-    await expectOk(notify("order/restore", { id: "7001", attributes: { client: { phone: "79167654321", name: "Мария" } } }));
-    expect(await view("exchangeId=7001")).toMatchObject({ phone: "79167654321", clientName: "Мария" });
+    // An older exchange's `restore` at take time still gives it.
+    await expectOk(notify("order/restore", { id: "7001", attributes: { client: { phone: "79160000777", name: "Мария" } } }));
+    expect(await view("exchangeId=7001")).toMatchObject({ phone: "79160000777", clientName: "Мария" });
     // The seller tells the passenger; we follow.
-    await expectOk(notify("order/updated", { id: "7001", attributes: offer({ note: "два чемодана", fare: 310, status: 10, client: { phone: "79167654321", name: "Мария" } }) }));
+    await expectOk(notify("order/updated", { id: "7001", attributes: offer({ note: "два чемодана", fare: 310, status: 10, client: { phone: "79160000777", name: "Мария" } }) }));
     expect((await view("exchangeId=7001")).state).toBe("CONFIRMED_CLIENT_NOTIFIED");
     for (const to of ["AWAITING_CLIENT", "IN_PROCESS"]) await expectOk(control("move", { orderId: v.id, to }));
     expect(errorOf(await control("move", { orderId: v.id, to: "FREE" }))).toMatchObject({ status: 409 });

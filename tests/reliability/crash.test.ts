@@ -106,7 +106,7 @@ async function work(): Promise<boolean> {
       if (open.length && Math.random() < 0.5) {
         const [, id] = pick(open)!;
         const buyer = pick(buyers)!;
-        const r = await exchangeCall(app.url, "order/take", buyer.token, { id, orderId: `local-${id}`, attributes: { executor: executor(`CR-${id}`) } });
+        const r = await exchangeCall(app.url, "order/take", buyer.token, { id, orderId: `local-${id}`, attributes: { time: { arrival: 6 }, executor: executor(`CR-${id}`) } });
         if (r.status === 200) acked.taken.add(id);
         else if (r.status !== 410) throw new Error(`take: ${r.status} ${r.text}`);
       } else {

@@ -5,6 +5,7 @@ import { idText } from "../../exchange/attributes";
 import { carClasses, carOptions, findDrivers, getDriver, updateDriverState } from "../../exchange/drivers";
 import { listProfiles } from "../../exchange/participants";
 import { openSession } from "../../exchange/sessions";
+import { discoverAfterLogin } from "../../exchange/sync";
 import { defineExchangeOperation, EXCHANGE_API_VERSION } from "../define";
 
 const driver = z.object({
@@ -45,6 +46,8 @@ export const session = defineExchangeOperation({
   output: z.object({ data: z.object({ token: z.string(), slaves: z.string(), trusted: z.string() }) }),
   handle: async (input, ctx) => {
     const opened = await openSession(ctx.db, input.key, ctx.remoteAddress);
+    // Its services and drivers are read now, not at the next periodic check.
+    discoverAfterLogin(ctx.db, opened.serverId);
     const cfg = config();
     return { data: { token: opened.token, slaves: cfg.EXCHANGE_SLAVES, trusted: cfg.EXCHANGE_TRUSTED } };
   },

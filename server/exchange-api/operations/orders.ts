@@ -104,7 +104,7 @@ export const rejectdriver = defineExchangeOperation({
 export const take = defineExchangeOperation({
   method: "POST",
   path: "order/take",
-  summary: "Buy an offered order with a driver (exactly one of simultaneous takers wins)",
+  summary: "Buy an offered order with a driver (exactly one of simultaneous takers wins); the reply carries the client's contact",
   auth: true,
   source: "data",
   input: z.object({
@@ -112,15 +112,19 @@ export const take = defineExchangeOperation({
     orderId: idText,
     attributes: z.object(
       {
-        time: z
-          .object({ arrival: z.number("integer (minutes)").int("integer (minutes)").min(0, "minutes, 0 or more").max(1440, "at most 1440 minutes").optional() }, "object")
-          .optional(),
+        // Required: `taken` carries it to the seller as an Integer.
+        time: z.object(
+          { arrival: z.number("integer (minutes)").int("integer (minutes)").min(0, "minutes, 0 or more").max(1440, "at most 1440 minutes") },
+          "object",
+        ),
         executor: executorSchema,
       },
       "object",
     ),
   }),
-  output: integerId,
+  output: z.object({
+    data: z.object({ id: z.number().int(), attributes: z.object({ client: z.object({ phone: z.string(), name: z.string() }) }) }),
+  }),
   handle: async (input, ctx) => ({
     data: await takeOrder(ctx.db, caller(ctx), {
       id: input.id,

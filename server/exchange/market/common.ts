@@ -109,14 +109,28 @@ export async function moveExchangeOrder(
   return toRow(updated);
 }
 
-/** Participants interested in an order of this car class: an executor service for it and a server to be told at. */
-export async function interestedParticipants(tx: Tx, carClass: number, exclude: number[]): Promise<number[]> {
+/**
+ * Participants able to take an order of this car class (docs/exchange.md,
+ * "Who is offered an order"): active, with a server to be told at, and
+ *   - an executor service of that class, or of a class the exchange could
+ *     not derive (carClass null: every class), or
+ *   - an executor service and a known driver of that class (the drivers'
+ *     carClass is the reference's own data), or
+ *   - an open session and no service read yet (GET /services is asked when
+ *     the session opens; until it answers the participant is offered every class).
+ */
+export async function interestedParticipants(tx: Db | Tx, carClass: number, exclude: number[]): Promise<number[]> {
+  const executes = { executes: true };
   const rows = await tx.exchangeParticipant.findMany({
     where: {
       disabled: false,
       id: { notIn: exclude },
-      services: { some: { executes: true, carClass } },
       servers: { some: { url: { not: "" } } },
+      OR: [
+        { services: { some: { ...executes, OR: [{ carClass }, { carClass: null }] } } },
+        { AND: [{ services: { some: executes } }, { drivers: { some: { carClass } } }] },
+        { AND: [{ services: { none: {} } }, { sessions: { some: { revokedAt: null } } }, { servers: { every: { servicesAt: null } } }] },
+      ],
     },
     select: { id: true },
     orderBy: { id: "asc" },

@@ -6,18 +6,22 @@
 // received (each interested participant), accepted (seller) — or refused.
 //
 // The same seller id again: an open order answers with its id and changes
-// nothing (a retry is safe); a closed order is a BadRequest (register it
-// under a new id).
+// nothing (a retry is safe). A closed one (refused, revoked, cancelled,
+// done) is registered again as a new exchange order (the next
+// `registration` of that seller id), and the seller is told `restore`
+// with the new id after `registered`: the order is back on the exchange.
 import type { Db } from "../../db";
 import { isUniqueViolation } from "../../errors";
 import type { Prisma } from "../../generated/prisma/client";
 import { codeOf } from "../../orders/states";
 import { fareKopecks, storedAttributes, type RegistrationAttributes } from "../attributes";
 import { badRequest } from "../errors";
+import { discoverStale } from "../sync";
 import { notify, orderKey, type Notification } from "../notify";
 import type { ExchangeCaller } from "../sessions";
 import {
   announce,
+  clientOf,
   interestedParticipants,
   lockExchangeOrder,
   moveExchangeOrder,
@@ -42,6 +46,10 @@ export interface RegisterResult {
 
 export async function registerOrder(db: Db, caller: ExchangeCaller, input: RegisterInput): Promise<RegisterResult> {
   if (input.type !== undefined && input.type !== "order") throw badRequest(`data.type must be "order", not "${input.type}"`, { parameter: "data.type" });
+  // On demand: before an order is refused for want of executors, the
+  // servers of logged-in participants not read lately are read again.
+  const carClass = storedAttributes(input.attributes).carClass;
+  if ((await interestedParticipants(db, carClass, [caller.participantId])).length === 0) await discoverStale(db, caller.participantId);
   try {
     return await attempt(db, caller, input);
   } catch (error) {
@@ -54,26 +62,23 @@ export async function registerOrder(db: Db, caller: ExchangeCaller, input: Regis
 async function attempt(db: Db, caller: ExchangeCaller, input: RegisterInput): Promise<RegisterResult> {
   const sellerId = caller.participantId;
   const result = await db.$transaction(async (tx) => {
-    const existing = await tx.exchangeOrder.findUnique({
-      where: { sellerId_sourceOrderId: { sellerId, sourceOrderId: input.id } },
-      select: { id: true },
+    const latest = await tx.exchangeOrder.findFirst({
+      where: { sellerId, sourceOrderId: input.id },
+      select: { id: true, registration: true },
+      orderBy: { registration: "desc" },
     });
-    if (existing) {
-      const order = await lockExchangeOrder(tx, existing.id);
-      if (!order) throw badRequest(`order ${input.id} vanished; try again`);
-      if (order.statusCode >= 90) {
-        throw badRequest(`order ${input.id} is closed on the exchange (${order.state}, ${order.statusCode}); register it under a new id`, {
-          parameter: "data.id",
-        });
-      }
-      return { order, outcome: "existing" as const };
+    if (latest) {
+      const order = await lockExchangeOrder(tx, latest.id);
+      if (order && order.statusCode < 90) return { order, outcome: "existing" as const };
     }
+    const registration = (latest?.registration ?? 0) + 1;
 
     const attributes = storedAttributes(input.attributes);
     const created = await tx.exchangeOrder.create({
       data: {
         sellerId,
         sourceOrderId: input.id,
+        registration,
         attributes: attributes as unknown as Prisma.InputJsonObject,
         fare: fareKopecks(attributes.fare),
         carClass: attributes.carClass,
@@ -100,6 +105,16 @@ async function attempt(db: Db, caller: ExchangeCaller, input: RegisterInput): Pr
     await openOffersFor(tx, order.id, interested);
     const messages: Notification[] = [
       { participantId: sellerId, topic: "order/registered", orderingKey: orderKey(sellerId, order.id), data: { id: String(order.id), orderId } },
+      ...(registration > 1
+        ? [
+            {
+              participantId: sellerId,
+              topic: "order/restore",
+              orderingKey: orderKey(sellerId, order.id),
+              data: { id: String(order.id), orderId, attributes: { client: clientOf(registered) } },
+            } satisfies Notification,
+          ]
+        : []),
       ...interested.map(
         (participantId): Notification => ({
           participantId,

@@ -3,8 +3,9 @@
 // order row is locked (SELECT ... FOR NO KEY UPDATE) and only an order that is free
 // and has no executor can be taken; every later taker gets Gone. Buying needs
 // a positive balance (Forbidden otherwise). The seller is told `taken` with
-// the executor's driver; the others lose the offer (`revoked`); the executor
-// gets the client's contact (`restore`: offers do not show it).
+// the executor's driver; the others lose the offer (`revoked`). The executor
+// gets the client's contact (which offers do not show) in the reply, and
+// from then on in `order/get` and `updated`.
 import type { Db } from "../../db";
 import { ExchangeError } from "../../errors";
 import type { Prisma } from "../../generated/prisma/client";
@@ -18,11 +19,16 @@ export interface TakeInput {
   id: number;
   /** The order's id in the executor's system. */
   orderId: string;
-  arrival?: number;
+  arrival: number;
   executor: Executor;
 }
 
-export async function takeOrder(db: Db, caller: ExchangeCaller, input: TakeInput): Promise<{ id: number }> {
+export interface TakeResult {
+  id: number;
+  attributes: { client: { phone: string; name: string } };
+}
+
+export async function takeOrder(db: Db, caller: ExchangeCaller, input: TakeInput): Promise<TakeResult> {
   const taken = await db.$transaction(async (tx) => {
     const order = await lockExchangeOrder(tx, input.id);
     if (!order) throw gone(`order ${input.id} is not registered on the exchange`);
@@ -74,7 +80,7 @@ export async function takeOrder(db: Db, caller: ExchangeCaller, input: TakeInput
         executorId: caller.participantId,
         executorOrderId: input.orderId,
         executor,
-        arrivalMinutes: input.arrival ?? null,
+        arrivalMinutes: input.arrival,
         takenAt: new Date(),
       },
     });
@@ -87,7 +93,7 @@ export async function takeOrder(db: Db, caller: ExchangeCaller, input: TakeInput
         data: {
           id: String(order.id),
           orderId: input.orderId,
-          attributes: { time: { arrival: input.arrival ?? null }, executor },
+          attributes: { time: { arrival: input.arrival }, executor },
         },
       },
       ...others.map(
@@ -98,18 +104,12 @@ export async function takeOrder(db: Db, caller: ExchangeCaller, input: TakeInput
           data: { id: order.id, reason: "taken by another participant" },
         }),
       ),
-      {
-        participantId: caller.participantId,
-        topic: "order/restore",
-        orderingKey: orderKey(caller.participantId, order.id),
-        data: { id: String(order.id), attributes: { client: clientOf(order) } },
-      },
     ];
     await notify(tx, messages);
     return moved;
   });
   announce([taken]);
-  return { id: taken.id };
+  return { id: taken.id, attributes: { client: clientOf(taken) } };
 }
 
 function position(executor: Executor): { lat?: number; lon?: number; speed?: number; bearing?: number } {

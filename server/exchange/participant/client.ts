@@ -9,7 +9,7 @@
 // calls with 401 (the session was revoked), the keeper logs in again and
 // rewrites the token of every pending call; delivered calls lose their token.
 import { config } from "../../config";
-import { connection, type Db, type DbOrTx, type Tx } from "../../db";
+import { connection, db, type Db, type DbOrTx, type Tx } from "../../db";
 import { ExchangeError, type ErrorCode } from "../../errors";
 import type { Prisma } from "../../generated/prisma/client";
 import { log } from "../../log";
@@ -60,22 +60,92 @@ export interface ExchangeReply {
   body: Record<string, unknown>;
 }
 
-/** One HTTP call to the exchange (no retry). A network failure is a ServiceUnavailable-like error. */
-export async function exchangeHttp(path: string, body: unknown, token?: string): Promise<ExchangeReply> {
-  const { url } = requireSettings();
+/**
+ * The exchange's other addresses (the `slaves` of POST /session, which "also
+ * accept requests") as base URLs like `main`: an entry with a scheme is a
+ * base URL (its path, or main's path when it has none); a bare host, host:port
+ * or IP address takes main's place in main's URL.
+ */
+export function slaveBases(main: string, slaves: string): string[] {
+  const out: string[] = [];
+  let base: URL;
+  try {
+    base = new URL(main);
+  } catch {
+    return out;
+  }
+  for (const raw of slaves.split(/[\s,;]+/)) {
+    const entry = raw.trim();
+    if (entry === "" || entry.length > 300) continue;
+    try {
+      let url: URL;
+      if (/^https?:\/\//i.test(entry)) {
+        url = new URL(entry);
+        if (url.pathname === "/" || url.pathname === "") url.pathname = base.pathname;
+      } else {
+        url = new URL(base.href);
+        url.host = entry.includes(":") && !entry.startsWith("[") && entry.split(":").length > 2 ? `[${entry}]` : entry;
+      }
+      const text = trimEndChar(url.href, "/");
+      if (text !== main && !out.includes(text)) out.push(text);
+    } catch {
+      // not an address: skipped
+    }
+  }
+  return out;
+}
+
+/** `target` (a URL under the exchange's main address) and the same path under each slave address. */
+export async function exchangeTargets(db: DbOrTx, target: string): Promise<string[]> {
+  const s = participantSettings();
+  if (!s || !target.startsWith(`${s.url}/`)) return [target];
+  const session = await readSession(db);
+  const rest = target.slice(s.url.length);
+  return [target, ...slaveBases(s.url, session?.slaves ?? "").map((base) => `${base}${rest}`)];
+}
+
+/** Whether another address of the exchange should be tried after this reply (none, or the exchange failed). */
+export function tryAnotherAddress(status: number | undefined): boolean {
+  return status === undefined || status === 502 || status === 503 || status === 504;
+}
+
+/** One HTTP POST to one address of the exchange, through the one outgoing client (server/http/outgoing.ts). */
+async function postJson(url: string, body: unknown, token?: string): Promise<ExchangeReply | { unreachable: string }> {
   try {
     const reply = await sendOutgoing({
       method: "POST",
-      url: `${url}/${path}`,
+      url,
       timeoutMs: TIMEOUT_MS,
       headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: JSON.stringify(body),
     });
     return { status: reply.status, body: replyObject(reply) };
   } catch (error) {
-    const reason = error instanceof OutgoingError ? error.message : "the call failed";
-    throw new ExchangeError("INTERNAL", { reason: `the exchange is unreachable: ${reason}` });
+    return { unreachable: error instanceof OutgoingError ? error.message : "the call failed" };
   }
+}
+
+/**
+ * One call to the exchange (no retry): at its main address, and when that
+ * cannot be reached or answers 502/503/504, at each of its slave addresses
+ * in turn. Unreachable everywhere: a ServiceUnavailable-like error.
+ */
+export async function exchangeHttp(path: string, body: unknown, token?: string): Promise<ExchangeReply> {
+  const { url } = requireSettings();
+  const targets = await exchangeTargets(db(), `${url}/${path}`);
+  let last: ExchangeReply | undefined;
+  let failure = "";
+  for (const target of targets) {
+    const reply = await postJson(target, body, token);
+    if ("unreachable" in reply) {
+      failure = reply.unreachable;
+      continue;
+    }
+    last = reply;
+    if (!tryAnotherAddress(reply.status)) return reply;
+  }
+  if (last) return last;
+  throw new ExchangeError("INTERNAL", { reason: `the exchange is unreachable: ${failure}` });
 }
 
 const REMOTE_CODES: Record<string, ErrorCode> = {

@@ -1,10 +1,19 @@
 // The exchange's notifications to our server (POST /participant/on/...),
-// applied once each: the delivery id (x-delivery-id, or meta.deliveryId) is
-// recorded in InboundNotification in the same transaction as the change, so
-// a redelivered notification changes nothing. Local orders follow the
+// applied once each. With a delivery id (x-delivery-id, or meta.deliveryId:
+// our exchange sends one) the id is recorded in InboundNotification in the
+// same transaction as the change, so a redelivered notification changes
+// nothing. The reference names no delivery id, so a notification may come
+// without one: it is then known by its content and the state of the order
+// it left (receiveNotification): the same notification again while the
+// order is still in that state is a duplicate, and every notification is applied
+// so that applying it again in the state it produced changes nothing (a
+// move to the state the order is in is no move; `taken` sends the
+// passenger's SMS only when the order was not taken already). Local orders follow the
 // exchange through moveOrder with the actor EXCHANGE (which move-effects.ts
 // does not report back). A move the local order cannot make is not forced:
 // it is noted on the link for the dispatcher.
+import { createHash } from "node:crypto";
+import { z } from "zod";
 import type { Db, Tx } from "../../db";
 import { ExchangeError } from "../../errors";
 import { publish } from "../../events/bus";
@@ -15,7 +24,7 @@ import { moveOrderInTx, publishMoves, type MovedOrder } from "../../orders/move-
 import { DRIVER_HOLDING_STATES, canMove, codeOf, isDone, isOrderState, stateOfCode, type OrderState } from "../../orders/states";
 import { gone, missing } from "../errors";
 import { enqueueCall } from "./client";
-import { insertOfferedOrder, localFields } from "./local-order";
+import { insertOfferedOrder, localFields, presentFields } from "./local-order";
 
 export const INBOUND_TOPICS = [
   "order/registered",
@@ -32,6 +41,29 @@ export const INBOUND_TOPICS = [
   "driver/update",
 ] as const;
 export type InboundTopic = (typeof INBOUND_TOPICS)[number];
+
+const idValue = z.union([z.string("string or integer id").min(1, "non-empty id").max(64, "id of at most 64 characters"), z.number("string or integer id").int("integer id")], "string or integer id");
+const object = z.record(z.string(), z.unknown(), "object");
+
+/**
+ * What each notification must carry, as the reference's Events table
+ * shapes it (more is ignored): checked before anything is applied, so that
+ * a notification without a delivery id is still refused when it is not one.
+ */
+export const INBOUND_SHAPES: Record<InboundTopic, z.ZodType> = {
+  "order/registered": z.looseObject({ id: idValue, orderId: idValue }),
+  "order/refused": z.looseObject({ orderId: idValue }),
+  "order/received": z.looseObject({ id: idValue, attributes: object }),
+  "order/accepted": z.looseObject({ orderId: idValue }),
+  "order/taken": z.looseObject({ id: idValue, attributes: z.looseObject({ executor: object }, "object") }),
+  "order/updated": z.looseObject({ id: idValue, attributes: object }),
+  "order/completed": z.looseObject({ id: idValue }),
+  "order/cancelled": z.looseObject({ id: idValue }),
+  "order/rejectdriver": z.looseObject({ id: idValue }),
+  "order/restore": z.looseObject({ id: idValue, attributes: z.looseObject({ client: object }, "object") }),
+  "order/revoked": z.looseObject({ id: idValue }),
+  "driver/update": z.looseObject({ id: idValue, attributes: object }),
+};
 
 export function isInboundTopic(value: string): value is InboundTopic {
   return (INBOUND_TOPICS as readonly string[]).includes(value);
@@ -199,8 +231,8 @@ async function apply(tx: Tx, topic: InboundTopic, data: Data, fx: Effects): Prom
         select: { orderId: true },
       });
       await follow(tx, fx, link, codeOf("SENT_TO_DRIVER"), { reason: "taken on the exchange", ...(arrival !== undefined ? { arrivalMinutes: arrival } : {}) });
-      // Step 5: the seller tells the passenger that a driver is coming.
-      if (link.order.needNotify && link.order.phone) {
+      // Step 5: the seller tells the passenger that a driver is coming (once per take).
+      if (link.phase !== "TAKEN" && link.order.needNotify && link.order.phone) {
         const car = [executor.color, executor.brand, executor.model].filter((v) => typeof v === "string" && v).join(" ");
         const text =
           `К вам едет ${car}${executor.registrationNumber ? `, ${String(executor.registrationNumber)}` : ""}` +
@@ -216,7 +248,8 @@ async function apply(tx: Tx, topic: InboundTopic, data: Data, fx: Effects): Prom
       const attributes = objectOf(data.attributes);
       const status = statusOf(attributes.status);
       if (link.role === "BOUGHT") {
-        await tx.order.update({ where: { id: link.orderId }, data: localFields(attributes), select: { id: true } });
+        const fields = presentFields(attributes);
+        if (Object.keys(fields).length > 0) await tx.order.update({ where: { id: link.orderId }, data: fields, select: { id: true } });
       }
       if (status !== undefined) {
         await tx.exchangeLink.update({ where: { orderId: link.orderId }, data: { remoteState: status }, select: { orderId: true } });
@@ -316,20 +349,67 @@ export interface InboundResult {
   duplicate: boolean;
 }
 
-/** Applies one notification once. Errors are thrown (the exchange retries what is not answered 2xx). */
-export async function receiveNotification(db: Db, topic: InboundTopic, deliveryId: string, body: Data): Promise<InboundResult> {
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Data).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/** The state of the order a notification is about: link phase, exchange status, local state ("-": none). */
+async function orderStateOf(tx: Tx, topic: InboundTopic, data: Data): Promise<string> {
+  const id = typeof data.id === "string" || typeof data.id === "number" ? String(data.id) : undefined;
+  const sourceId = typeof data.orderId === "string" || typeof data.orderId === "number" ? String(data.orderId) : undefined;
+  const link =
+    (id !== undefined && topic !== "driver/update" ? await tx.exchangeLink.findUnique({ where: { exchangeOrderId: id }, select: LINK_SELECT }) : null) ??
+    (sourceId !== undefined ? await tx.exchangeLink.findUnique({ where: { sourceId }, select: LINK_SELECT }) : null);
+  return link ? `${link.orderId}:${link.phase}:${link.remoteState ?? ""}:${link.order.state}` : "-";
+}
+
+/** The key of a notification without a delivery id: its topic and data. */
+function contentKey(topic: InboundTopic, data: Data): string {
+  return `content:${createHash("sha256").update(`${topic}\n${stableJson(data)}`).digest("hex")}`;
+}
+
+/**
+ * Applies one notification once. Errors are thrown (the exchange retries
+ * what is not answered 2xx). Without a delivery id the row of its content
+ * key keeps the state the order was left in (`stateAfter`): the same
+ * content again while the order is still in that state is a duplicate;
+ * after the order has moved on (say an offer closed and offered again) it
+ * is applied again. The row is inserted first, so that two copies arriving
+ * at once are decided by the database (the second waits for the first).
+ */
+export async function receiveNotification(db: Db, topic: InboundTopic, deliveryId: string | undefined, body: Data): Promise<InboundResult> {
   const data = objectOf(body.data);
   const fx: Effects = { moves: [], created: [], outbox: false };
   const duplicate = await db.$transaction(async (tx) => {
+    const key = deliveryId ?? contentKey(topic, data);
     const inserted = await tx.$queryRawUnsafe<Array<{ delivery_id: string }>>(
       `INSERT INTO inbound_notification (delivery_id, path, payload, received_at) VALUES ($1, $2, $3::jsonb, now())
        ON CONFLICT (delivery_id) DO NOTHING RETURNING delivery_id`,
-      deliveryId,
+      key,
       `/on/${topic}`,
       JSON.stringify(body),
     );
-    if (inserted.length === 0) return true;
+    if (inserted.length === 0) {
+      if (deliveryId !== undefined) return true;
+      const seen = await tx.$queryRawUnsafe<Array<{ state_after: string | null }>>(
+        `SELECT payload->>'stateAfter' AS state_after FROM inbound_notification WHERE delivery_id = $1 FOR UPDATE`,
+        key,
+      );
+      if (seen[0]?.state_after === (await orderStateOf(tx, topic, data))) return true;
+    }
     await apply(tx, topic, data, fx);
+    if (deliveryId === undefined) {
+      await tx.$executeRawUnsafe(
+        `UPDATE inbound_notification SET payload = $2::jsonb, received_at = now() WHERE delivery_id = $1`,
+        key,
+        JSON.stringify({ ...body, stateAfter: await orderStateOf(tx, topic, data) }),
+      );
+    }
     return false;
   });
   if (!duplicate) {

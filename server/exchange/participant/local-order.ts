@@ -141,6 +141,25 @@ export function localFields(attributes: Record<string, unknown>) {
   };
 }
 
+/**
+ * The local fields an update carries: only those whose attributes are
+ * present (an exchange may send `updated` with the status alone; what it
+ * leaves out stays as it is).
+ */
+export function presentFields(attributes: Record<string, unknown>): Partial<ReturnType<typeof localFields>> {
+  const all = localFields(attributes);
+  const has = (key: string) => Object.hasOwn(attributes, key) && attributes[key] !== undefined;
+  const wayChanged = has("from") || has("to") || has("waypoints");
+  return {
+    ...(has("client") ? { phone: all.phone, clientName: all.clientName } : {}),
+    ...(has("from") ? { street: all.street, house: all.house, entrance: all.entrance, lat: all.lat, lon: all.lon } : {}),
+    ...(has("to") ? { dst: all.dst, dstStreet: all.dstStreet, dstHouse: all.dstHouse, dstLat: all.dstLat, dstLon: all.dstLon } : {}),
+    ...(wayChanged && has("from") ? { wayPoints: all.wayPoints } : {}),
+    ...(has("note") ? { comment: all.comment } : {}),
+    ...(has("fare") ? { amount: all.amount } : {}),
+  };
+}
+
 /** The service an offered order is kept under: one of this car class, else the first. */
 async function serviceFor(tx: Tx, carClass: number): Promise<{ id: number; cityId: number } | null> {
   return (

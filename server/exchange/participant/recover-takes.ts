@@ -51,7 +51,20 @@ export async function recoverTake(db: Db, link: { orderId: number; exchangeOrder
       await db.exchangeLink.updateMany({ where: { orderId: link.orderId, phase: "TAKING" }, data: { note: "the exchange shows us as the executor, but the driver of the take is unknown" } });
       return "unknown";
     }
-    return (await recordTake(db, { orderId: link.orderId, exchangeId: link.exchangeOrderId, pending })) ? "taken" : "unknown";
+    // As the executor we are shown the client (the take's reply was lost).
+    const client = (attributes as { client?: unknown }).client;
+    const contact = client && typeof client === "object" ? (client as { phone?: unknown; name?: unknown }) : {};
+    return (await recordTake(db, {
+      orderId: link.orderId,
+      exchangeId: link.exchangeOrderId,
+      pending,
+      client: {
+        ...(typeof contact.phone === "string" ? { phone: contact.phone.slice(0, 32) } : {}),
+        ...(typeof contact.name === "string" ? { name: contact.name.slice(0, 200) } : {}),
+      },
+    }))
+      ? "taken"
+      : "unknown";
   }
   if (Number(attributes.status) === codeOf("FREE")) {
     const reopened = await db.exchangeLink.updateMany({

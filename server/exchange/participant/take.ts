@@ -3,6 +3,7 @@
 // several takers only one wins; the others get Gone). On success the local
 // copy is given to the driver: FREE -> SENT_TO_DRIVER (the exchange's own
 // move, not reported back) -> CONFIRMED (reported as a status update).
+import { z } from "zod";
 import type { Actor } from "../../actor";
 import type { Db } from "../../db";
 import { Prisma } from "../../generated/prisma/client";
@@ -45,8 +46,9 @@ export async function takeOffer(db: Db, exchangeOrderId: number | string, driver
     data: { phase: "TAKING", executor: pending as unknown as Prisma.InputJsonObject, note: "" },
   });
   if (claimed.count === 0) throw new ExchangeError("CONFLICT", { reason: `exchange order ${exchangeId} is being taken already` });
+  let reply: Record<string, unknown>;
   try {
-    await callExchange(db, "order/take", {
+    reply = await callExchange(db, "order/take", {
       id: exchangeId,
       orderId: String(link.orderId),
       attributes: { time: { arrival }, executor },
@@ -65,7 +67,9 @@ export async function takeOffer(db: Db, exchangeOrderId: number | string, driver
     });
     throw error;
   }
-  await recordTake(db, { orderId: link.orderId, exchangeId, pending });
+  // The client's contact comes with the reply (our exchange; `restore` from older ones).
+  const client = takeReply.safeParse(reply).data?.data.attributes?.client;
+  await recordTake(db, { orderId: link.orderId, exchangeId, pending, ...(client ? { client } : {}) });
   return { exchangeOrderId: exchangeId, orderId: link.orderId, arrivalMinutes: arrival };
 }
 
@@ -86,8 +90,17 @@ function errorText(error: unknown): string {
  * (reported as a status update). Only from TAKING, decided by the row: a
  * second recorder (another instance's recovery) finds nothing to do.
  */
-export async function recordTake(db: Db, input: { orderId: number; exchangeId: string; pending: PendingTake }): Promise<boolean> {
-  const { orderId, exchangeId, pending } = input;
+export const takeReply = z.object({
+  data: z.object({
+    attributes: z.object({ client: z.object({ phone: z.string().max(32).optional(), name: z.string().max(200).optional() }).optional() }).optional(),
+  }),
+});
+
+export async function recordTake(
+  db: Db,
+  input: { orderId: number; exchangeId: string; pending: PendingTake; client?: { phone?: string; name?: string } },
+): Promise<boolean> {
+  const { orderId, exchangeId, pending, client } = input;
   const { driverId, actor, ...executor } = pending;
   const moves = await db.$transaction(async (tx) => {
     const won = await tx.exchangeLink.updateMany({
@@ -95,6 +108,13 @@ export async function recordTake(db: Db, input: { orderId: number; exchangeId: s
       data: { phase: "TAKEN", remoteState: codeOf("SENT_TO_DRIVER"), executor: executor as Prisma.InputJsonObject, note: "" },
     });
     if (won.count === 0) return null;
+    if (client?.phone || client?.name) {
+      await tx.order.update({
+        where: { id: orderId },
+        data: { ...(client.phone ? { phone: client.phone } : {}), ...(client.name ? { clientName: client.name } : {}) },
+        select: { id: true },
+      });
+    }
     const moves: MovedOrder[] = [];
     moves.push(
       await moveOrderInTx(tx, {

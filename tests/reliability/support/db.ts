@@ -178,7 +178,7 @@ export async function cloneTemplate(template: Template): Promise<TestDatabase> {
 export const VOLATILE_COLUMNS: Record<string, string[]> = {
   api_key: ["last_used_at"],
   exchange_session: ["last_used_at"],
-  exchange_server: ["last_check_at", "last_check_ok", "vendor"],
+  exchange_server: ["last_check_at", "last_check_ok", "vendor", "services_at"],
 };
 
 export interface TableFingerprint {

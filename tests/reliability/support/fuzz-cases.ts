@@ -589,7 +589,8 @@ export function participantCases(): fc.Arbitrary<FuzzCase> {
       const applicable = trusted && e.method === "POST" && (INBOUND_TOPICS as readonly string[]).includes(e.topic);
       if (!applicable) return fc.constant({ ...e, mustFail: false });
       return fc.oneof(
-        fc.constant({ ...e, deliveryId: undefined, body: Buffer.from(JSON.stringify({ data: { id: "1", orderId: "1" } })), mustFail: true }),
+        // Without a delivery id (none is needed: the reference names none), ids of the wrong type.
+        fc.constant({ ...e, deliveryId: undefined, body: Buffer.from(JSON.stringify({ data: { id: { x: 1 }, orderId: [1], attributes: {} } })), mustFail: true }),
         fc.constant({ ...e, deliveryId: "d".repeat(101), mustFail: true }),
         fc.constantFrom("{", "[]", "{}", "{\"data\":{}}", "{\"data\":null}", "null", "").map((t) => ({ ...e, body: Buffer.from(t), mustFail: true })),
         fc.constant({ ...e, from: "127.0.0.8", mustFail: true }),
