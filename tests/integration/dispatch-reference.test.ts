@@ -136,11 +136,35 @@ describe("bonuses and balances", () => {
 });
 
 describe("streets: city_id is any string", () => {
-  it("takes a city's name, and refuses an id out of range clearly", async () => {
+  it("takes a city's name; a city we do not know has no streets", async () => {
     const byName = await apiGet<{ streets: string[] }>("streets", { pattern: "лен", city_id: "Москва" });
     expect(byName.response.streets).toContain("ул. Ленина");
-    const huge = await apiGet("streets", { pattern: "\\", city_id: "16960492742844813467587546846102327415428430377404321457801379704071862372209" });
-    expect(huge.error?.code).toBe("BAD_PARAMETER");
-    expect(huge.error?.message).toContain("city_id");
+    for (const city_id of ["16960492742844813467587546846102327415428430377404321457801379704071862372209", "99999", "Атлантида"]) {
+      const unknown = await apiGet<{ streets: string[] }>("streets", { pattern: "лен", city_id });
+      expect(unknown.status).toBe("DONE");
+      expect(unknown.response.streets).toEqual([]);
+      const whole = await apiGet<{ streets: string[] }>("streets", { city_id });
+      expect(whole.response.streets).toEqual([]);
+    }
+  });
+});
+
+describe("streets: the whole list without a pattern (the chat bots' nightly download)", () => {
+  it("lists every street and public place of the city, more than a search returns, in a stable order", async () => {
+    const cities = await apiGet<{ services: Array<{ city_id: number }> }>("services");
+    const cityId = cities.response.services[0]!.city_id;
+    const whole = await apiGet<{ streets: string[] }>("streets", { city_id: cityId });
+    expect(whole.status).toBe("DONE");
+    expect(whole.response.streets.length).toBeGreaterThan(50);
+    expect(new Set(whole.response.streets).size).toBe(whole.response.streets.length);
+    // everything a search finds is in the list
+    const found = await apiGet<{ streets: string[] }>("streets", { city_id: cityId, pattern: "л", limit: 200 });
+    for (const name of found.response.streets) expect(whole.response.streets).toContain(name);
+    // an empty pattern is no pattern
+    expect((await apiGet<{ streets: string[] }>("streets", { city_id: cityId, pattern: "" })).response.streets).toEqual(whole.response.streets);
+    expect((await apiGet<{ streets: string[] }>("streets", { city_id: cityId })).response.streets).toEqual(whole.response.streets);
+    // all cities without city_id
+    const all = await apiGet<{ streets: string[] }>("streets");
+    expect(all.response.streets.length).toBeGreaterThanOrEqual(whole.response.streets.length);
   });
 });
