@@ -11,11 +11,19 @@ export interface Delivery {
   payload: unknown;
 }
 
-export interface DeliveryResult {
-  ok: boolean;
-  httpStatus?: number;
-  error?: string;
-}
+/**
+ * The outcome of one attempt. A failure is retriable (the receiver may take
+ * it later: a timeout, a refused connection, a 5xx, 408, 425 or 429) or final
+ * (the receiver has read the message and refuses it: any other 4xx of a status
+ * callback). A final failure is not attempted again, and does not hold up the
+ * later messages of its order.
+ */
+export type DeliveryResult =
+  | { ok: true; httpStatus?: number }
+  | { ok: false; retriable: boolean; httpStatus?: number; error: string };
+
+/** What one HTTP exchange gave, before it is judged. */
+type HttpOutcome = { status: number } | { error: string };
 
 export interface SmsSender {
   send(phone: string, text: string): Promise<void>;
@@ -35,7 +43,8 @@ export function setSmsSender(sender: SmsSender): void {
 
 const TIMEOUT_MS = 10_000;
 
-async function http(method: "GET" | "POST", url: string, delivery: Delivery): Promise<DeliveryResult> {
+/** The one place where a message goes out over HTTP (the transport is swapped here alone). */
+async function http(method: "GET" | "POST", url: string, delivery: Delivery): Promise<HttpOutcome> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), TIMEOUT_MS);
   try {
@@ -49,12 +58,31 @@ async function http(method: "GET" | "POST", url: string, delivery: Delivery): Pr
       body: method === "POST" ? JSON.stringify(delivery.payload) : undefined,
     });
     await res.arrayBuffer().catch(() => undefined);
-    return res.ok ? { ok: true, httpStatus: res.status } : { ok: false, httpStatus: res.status, error: `HTTP ${res.status}` };
+    return { status: res.status };
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error) };
+    return { error: error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error) };
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** 4xx statuses that ask to come back later rather than refuse the message. */
+const LATER_4XX = new Set([408, 425, 429]);
+
+/**
+ * Judges an HTTP outcome. For status callbacks a 4xx is final: the
+ * integrator's receiver answered and does not want this message (bots answer
+ * 400 to a phone they do not know), and retrying it for an hour would hold up
+ * every later status of the order. The exchange's channels keep retrying
+ * every failure: their receivers are servers of the protocol, whose 4xx may
+ * be a passing state (a session not yet open).
+ */
+export function judgeHttp(channel: string, outcome: HttpOutcome): DeliveryResult {
+  if ("error" in outcome) return { ok: false, retriable: true, error: outcome.error };
+  const { status } = outcome;
+  if (status >= 200 && status < 300) return { ok: true, httpStatus: status };
+  const final = channel === "callback" && status >= 400 && status < 500 && !LATER_4XX.has(status);
+  return { ok: false, retriable: !final, httpStatus: status, error: `HTTP ${status}` };
 }
 
 export async function deliver(delivery: Delivery): Promise<DeliveryResult> {
@@ -65,11 +93,11 @@ export async function deliver(delivery: Delivery): Promise<DeliveryResult> {
       return { ok: true };
     }
     case "callback":
-      return http("GET", delivery.target, delivery);
+      return judgeHttp(delivery.channel, await http("GET", delivery.target, delivery));
     case "exchange":
     case "exchange-call":
-      return http("POST", delivery.target, delivery);
+      return judgeHttp(delivery.channel, await http("POST", delivery.target, delivery));
     default:
-      return { ok: false, error: `unknown channel ${delivery.channel}` };
+      return { ok: false, retriable: false, error: `unknown channel ${delivery.channel}` };
   }
 }

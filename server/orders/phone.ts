@@ -13,3 +13,9 @@ export function formatPhone(phone: string): string {
   const m = /^7(\d{3})(\d{3})(\d{2})(\d{2})$/.exec(phone);
   return m ? `+7 (${m[1]}) ${m[2]}-${m[3]}-${m[4]}` : `+${phone}`;
 }
+
+/** A stored phone in international form with the plus, as integrators get it ("+998919800555"). */
+export function internationalPhone(stored: string): string {
+  if (stored === "" || stored.startsWith("+")) return stored;
+  return /^\d+$/.test(stored) ? `+${stored}` : stored;
+}

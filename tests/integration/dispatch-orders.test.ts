@@ -207,7 +207,7 @@ describe("status and cancellation", () => {
   it("moves only as the state machine allows and names both states when refused", async () => {
     const order = await create({ phone: PHONE, street: "ул. Ленина", house: "2", moderation_required: "no", driver_id: "102" });
     const confirmed = await apiPost<{ code: number; name: string }>("order/status", { uuid: order.uuid, code: 2 });
-    expect(confirmed.response).toEqual({ code: 2, name: "CONFIRMED" });
+    expect(confirmed.response).toEqual({ code: 2, name: "Водитель принял заказ", state: "CONFIRMED" });
     const refused = await apiPost("order/status", { uuid: order.uuid, code: 91 });
     expect(refused.status).toBe("DONE"); // CONFIRMED -> DONE_REMOVED (91) is allowed: any NOT_DONE may be removed
     const after = await apiPost("order/status", { uuid: order.uuid, code: 4 });
@@ -217,11 +217,12 @@ describe("status and cancellation", () => {
   });
 
   it("checks the stored state with check=yes, and reads it back", async () => {
-    const order = await create({ phone: PHONE, street: "ул. Ленина", house: "2", moderation_required: "no", driver_id: "103" });
+    // need_notify=no: no SMS, so no automatic move to 10 (client told) under the read
+    const order = await create({ phone: PHONE, street: "ул. Ленина", house: "2", moderation_required: "no", driver_id: "103", need_notify: "no" });
     const set = await apiPost<{ code: number; name: string }>("order/status", { uuid: order.uuid, code: 2, check: "yes" });
     expect(set.response.code).toBe(2);
     const read = await apiGet<{ code: number; name: string }>("order/status", { uuid: order.uuid });
-    expect(read.response).toMatchObject({ code: 2, name: "CONFIRMED" });
+    expect(read.response).toMatchObject({ code: 2, name: "Водитель принял заказ", state: "CONFIRMED" });
   });
 
   it("refuses unknown codes and orders", async () => {

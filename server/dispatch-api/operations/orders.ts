@@ -7,7 +7,7 @@ import { createOrder, createOrderFromToken } from "../../orders/create-order";
 import { moveOrder } from "../../orders/move-order";
 import { orderInformation } from "../../orders/read-order";
 import { parseLocal } from "../../orders/time";
-import { STATE_TITLES, stateOfCode, codeOf, isOrderState } from "../../orders/states";
+import { STATE_TITLES, STATUS_NAMES, stateOfCode, codeOf, isOrderState, statusNameOf } from "../../orders/states";
 import { roublesToKopecks } from "../../balances/money";
 import type { Actor } from "../../actor";
 import type { ExtraRequest } from "../../pricing/estimate";
@@ -187,7 +187,8 @@ export const cancelOrderOperation = defineOperation({
   },
 });
 
-const statusReply = z.object({ code: z.number().int(), name: z.string() });
+/** `name` is the original's Russian name of the status; `state` our identifier of it. */
+const statusReply = z.object({ code: z.number().int(), name: z.string(), state: z.string() });
 
 export const setStatusOperation = defineOperation({
   method: "POST",
@@ -202,9 +203,9 @@ export const setStatusOperation = defineOperation({
     const moved = await moveOrder(ctx.db, { uuid: input.uuid.toLowerCase(), to, actor: actorOf(ctx), reason: "set through the API" });
     if (input.check) {
       const stored = await ctx.db.order.findUniqueOrThrow({ where: { id: moved.id }, select: { state: true, statusCode: true } });
-      return { code: stored.statusCode, name: stored.state };
+      return { code: stored.statusCode, name: statusNameOf(stored.state), state: stored.state };
     }
-    return { code: codeOf(moved.to), name: moved.to };
+    return { code: codeOf(moved.to), name: STATUS_NAMES[moved.to], state: moved.to };
   },
 });
 
@@ -218,6 +219,6 @@ export const getStatusOperation = defineOperation({
   handle: async (input, ctx) => {
     const order = await ctx.db.order.findUnique({ where: { uuid: input.uuid.toLowerCase() }, select: { state: true, statusCode: true } });
     if (!order) throw new ValidationError("NOT_FOUND", { what: "Order", id: input.uuid });
-    return { code: order.statusCode, name: order.state, title: isOrderState(order.state) ? STATE_TITLES[order.state][ctx.language] : order.state };
+    return { code: order.statusCode, name: statusNameOf(order.state), state: order.state, title: isOrderState(order.state) ? STATE_TITLES[order.state][ctx.language] : order.state };
   },
 });
