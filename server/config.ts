@@ -34,7 +34,14 @@ export const configSchema = z.object({
   SEED_ADMIN_PASSWORD: optionalString.pipe(z.string().min(8, "must be at least 8 characters").optional()),
   SEED_DEMO: yesNo.default(true),
 
-  PRICE_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
+  /**
+   * How long an estimate's price holds. 30 minutes: a chat user reads the
+   * price, picks a payment, types a comment, answers a call, and confirms on
+   * the same screen; a token that expired meanwhile makes the bot start over.
+   * Demand moves slower than that on the prices it changes (at most
+   * DEMAND_MAX_PERCENT).
+   */
+  PRICE_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(1800),
   ROAD_FACTOR: z.coerce.number().min(1).max(3).default(1.3),
   AVERAGE_SPEED_KMH: z.coerce.number().min(5).max(120).default(30),
   /** Share of an order's price that bonuses may pay, in percent. */

@@ -10,41 +10,10 @@ import { parseLocal } from "../../orders/time";
 import { STATE_TITLES, STATUS_NAMES, stateOfCode, codeOf, isOrderState, statusNameOf } from "../../orders/states";
 import { roublesToKopecks } from "../../balances/money";
 import type { Actor } from "../../actor";
-import type { ExtraRequest } from "../../pricing/estimate";
+import { parseExtras } from "../extras";
+import { MAX_PRICE_TOKEN_LENGTH } from "../../pricing/token";
 
 const actorOf = (ctx: DispatchContext): Actor => ({ type: "API_KEY", id: ctx.apiKey ? String(ctx.apiKey.id) : null });
-
-/**
- * "3*1,7*2" or "3,7" (count 1); also the estimate's JSON object form
- * {"3": 1}, which clients that reuse one parameter set send here too.
- */
-// Built once, not per request.
-const extrasObject = z.record(z.string().regex(/^\d{1,9}$/), z.coerce.number().int().min(0).max(20));
-
-export function parseExtrasList(text: string, param = "extras"): ExtraRequest[] {
-  if (text.trim().startsWith("{")) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new ValidationError("BAD_PARAMETER", { parameter: param, expected: "extra_id*count items separated by commas" });
-    }
-    const entries = extrasObject.safeParse(parsed);
-    if (!entries.success) throw new ValidationError("BAD_PARAMETER", { parameter: param, expected: "extra_id*count items separated by commas" });
-    return Object.entries(entries.data)
-      .filter(([, count]) => count > 0)
-      .map(([id, count]) => ({ id: Number(id), count }));
-  }
-  return text
-    .split(",")
-    .map((item) => item.trim())
-    .filter(Boolean)
-    .map((item) => {
-      const m = /^(\d{1,9})(?:\s*\*\s*(\d{1,3}))?$/.exec(item);
-      if (!m) throw new ValidationError("BAD_PARAMETER", { parameter: param, expected: "extra_id*count items separated by commas" });
-      return { id: Number(m[1]), count: m[2] ? Number(m[2]) : 1 };
-    });
-}
 
 const orderWayPoint = z.object({
   street: z.string().min(1).max(200),
@@ -70,11 +39,14 @@ async function cityTimeZone(ctx: DispatchContext, serviceId: number | undefined)
 }
 
 const createInput = z.object({
-  token: p.string(4000).optional(),
+  // never shorter than the longest token the estimate issues
+  token: p.string(MAX_PRICE_TOKEN_LENGTH).optional(),
   phone: p.phone().optional(),
   street: p.string(200).optional(),
   house: p.string(50).optional(),
   appartment: p.string(50).optional(),
+  // the reference's spelling is appartment; the address point's is apartment
+  apartment: p.string(50).optional(),
   entrance: p.string(50).optional(),
   dst: p.string(500).optional(),
   comment: p.string(2000).optional(),
@@ -116,7 +88,7 @@ export const createOrderOperation = defineOperation({
       clientName: input.name,
       customerId: input.customer_id,
     };
-    const extras = input.extras !== undefined ? parseExtrasList(input.extras) : undefined;
+    const extras = input.extras !== undefined ? parseExtras(input.extras) : undefined;
     const created = input.token
       ? await createOrderFromToken(ctx.db, { ...common, token: input.token, phone: input.phone, serviceId: input.service_id, extras }, actorOf(ctx))
       : await (async () => {
@@ -128,7 +100,7 @@ export const createOrderOperation = defineOperation({
             {
               ...common,
               phone: input.phone,
-              pickup: { street: input.street, house: input.house, lat: input.lat, lon: input.lon, apartment: input.appartment, entrance: input.entrance, regionId: input.region_id },
+              pickup: { street: input.street, house: input.house, lat: input.lat, lon: input.lon, apartment: input.appartment ?? input.apartment, entrance: input.entrance, regionId: input.region_id },
               destinationLine: input.dst,
               destination: input.dst_street || input.dst_lat !== undefined ? { street: input.dst_street, house: input.dst_house, lat: input.dst_lat, lon: input.dst_lon } : undefined,
               wayPoints: input.way_points !== undefined ? parseOrderWayPoints(input.way_points) : undefined,
