@@ -1,6 +1,7 @@
 // Configuration from the environment, validated once with zod. A bad setting
 // stops the process with a message that names it (see loadConfig).
 import { z } from "zod";
+import { isSupportedCountry } from "libphonenumber-js/min";
 
 const yesNo = z
   .enum(["1", "0", "true", "false", "yes", "no", "on", "off"])
@@ -28,6 +29,13 @@ export const configSchema = z.object({
   /** Signs price tokens and console sessions; generated into DATA_DIR when unset. */
   APP_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
   LANGUAGE: z.enum(["ru", "en"]).default("ru"),
+  /** The country of phone numbers written without a country code (ISO 3166 alpha-2). */
+  DEFAULT_COUNTRY: z
+    .string()
+    .trim()
+    .transform((s) => s.toUpperCase())
+    .refine((s) => isSupportedCountry(s), "must be a country code such as RU, UZ, BY, KZ")
+    .default("RU"),
 
   SEED_API_KEY: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
   SEED_ADMIN_EMAIL: optionalString.pipe(z.email().optional()),

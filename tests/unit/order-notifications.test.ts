@@ -64,7 +64,7 @@ describe("status callbacks and client notifications", () => {
     // not ours: kept as written, never decoded as a byte (%ca, %fe)
     expect(confirmed.get("x")).toBe("%unknown%");
     expect(confirmed.get("y")).toBe("%cafe%");
-    const texts = sms.filter((m) => m.phone === "79161112233").map((m) => m.text);
+    const texts = sms.filter((m) => m.phone === "+79161112233").map((m) => m.text);
     expect(texts).toHaveLength(2);
     expect(texts[0]).toContain("через 7 мин");
     const history = await db().orderStatusChange.findMany({ where: { orderId: order.id }, orderBy: { id: "asc" }, select: { toCode: true, actorType: true } });
@@ -89,7 +89,7 @@ describe("status callbacks and client notifications", () => {
     const order = await createOrder(db(), { source: "API", phone: "89161114455", pickup: { street: "ул. Ленина", house: "3" }, moderationRequired: false, needNotify: false, driver: "106" }, { type: "SYSTEM", id: null });
     await moveOrder(db(), { orderId: order.id, to: "CONFIRMED", actor: { type: "DRIVER", id: "106" } });
     await drainOutbox();
-    expect(sms.filter((m) => m.phone === "79161114455")).toHaveLength(0);
+    expect(sms.filter((m) => m.phone === "+79161114455")).toHaveLength(0);
   });
 
   it("retries a failed callback and records every attempt", async () => {
@@ -145,7 +145,7 @@ import { createOrderFromToken } from "@/server/orders/create-order";
 
 describe("bonuses", () => {
   it("spends the bonuses an estimate used and earns new ones when the order completes, once", async () => {
-    const phone = "79161119900";
+    const phone = "+79161119900"; // as stored (E.164)
     await db().client.upsert({ where: { phone }, create: { phone, bonus: 500 }, update: { bonus: 500 } });
     const estimate = await estimatePrice(db(), { points: [{ street: "ул. Ленина", house: "2" }, { lat: 55.8, lon: 37.7 }], phone, useBonuses: true });
     expect(estimate.breakdown.bonusUsed).toBeGreaterThan(0);
