@@ -135,5 +135,7 @@ export function parseParams<S extends z.ZodType>(schema: S, params: RawParams):
   if (issue && issue.code === "invalid_type" && !params.has(parameter)) {
     return { ok: false, issue: { kind: "missing", parameter } };
   }
-  return { ok: false, issue: { kind: "bad", parameter, expected: issue?.message } };
+  // zod's own messages ("Invalid input: expected string ...") are not ours to show people.
+  const expected = issue?.message && !/^(Invalid|Too (big|small)|Unrecognized)/.test(issue.message) ? issue.message : undefined;
+  return { ok: false, issue: { kind: "bad", parameter, expected } };
 }

@@ -56,6 +56,18 @@ describe("order creation, address form", () => {
     expect(read.start_time).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
   });
 
+  it("takes the 1.4.4 time parameter (a datetime, or a clock time: the next one) and apartment as well as appartment", async () => {
+    const full = await create({ phone: PHONE, street: "ул. Ленина", house: "5", moderation_required: "no", time: "2031-05-04 10:30:00" });
+    expect((await info(full.uuid)).start_time).toBe("2031-05-04 10:30:00");
+    const clock = await create({ phone: PHONE, street: "ул. Ленина", house: "5", moderation_required: "no", time: "23:59", apartment: "17" });
+    const read = await info(clock.uuid);
+    expect(read.status).toBe(50);
+    expect(read.start_time).toMatch(/^\d{4}-\d{2}-\d{2} 23:59:00$/);
+    const bad = await apiPost("order", { phone: PHONE, street: "ул. Ленина", house: "5", time: "25:99" });
+    expect(bad.error?.code).toBe("BAD_PARAMETER");
+    expect(bad.error?.message).toContain("time");
+  });
+
   it("needs no house for a public place", async () => {
     const places = await apiGet<{ streets: string[] }>("streets", { pattern: "аэропорт" });
     const place = places.response.streets[0];

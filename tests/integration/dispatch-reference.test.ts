@@ -47,6 +47,8 @@ describe("reference data", () => {
     const byPoint = await apiGet<{ id: number }>("region_by_coord", { lat: 55.75, lon: 37.62 });
     expect(byPoint.status).toBe("DONE");
     expect((await apiGet("region_by_coord", { lat: 10, lon: 10 })).error?.code).toBe("NOT_FOUND");
+    // a city_id left over from another call does not hide the region
+    expect((await apiGet<{ id: number }>("region_by_coord", { lat: 55.75, lon: 37.62, city_id: 999 })).response.id).toBe(byPoint.response.id);
     const bad = await apiGet("region_by_coord", { lat: "north", lon: 37 });
     expect(bad.error?.code).toBe("BAD_PARAMETER");
     expect(bad.error?.message).toContain("lat");
@@ -99,8 +101,25 @@ describe("bonuses and balances", () => {
   it("counts a client's bonuses by phone", async () => {
     const reply = await apiGet<{ phone: string; bonus: number }>("client/bonus/count", { phone: "89161234567" });
     expect(reply.status).toBe("DONE");
-    expect(reply.response.phone).toBe("89161234567");
+    expect(reply.response.phone).toBe("+79161234567"); // as stored, with the plus
     expect(reply.response.bonus).toBeGreaterThanOrEqual(0);
+  });
+
+  it("matches a client's bonuses and the blacklist whatever form of the phone is sent", async () => {
+    const order = await apiPost<{ uuid: string }>("order", { phone: "+998 90 111-22-33", street: "ул. Ленина", house: "2" });
+    expect(order.status).toBe("DONE");
+    expect((await apiPost("order/status", { uuid: order.response.uuid, code: 100 })).status).toBe("DONE");
+    const counts = await Promise.all(
+      ["+998901112233", "998901112233", "00998901112233", "+998 (90) 111 22 33"].map(async (phone) => (await apiGet<{ phone: string; bonus: number }>("client/bonus/count", { phone })).response),
+    );
+    expect(counts[0]!.bonus).toBeGreaterThan(0);
+    for (const c of counts) expect(c).toEqual({ phone: "+998901112233", bonus: counts[0]!.bonus });
+    // the demo's blacklisted number, in the forms people write it
+    for (const phone of ["+79990000000", "89990000000", "8 (999) 000-00-00", "79990000000"]) {
+      expect((await apiPost("order", { phone, street: "ул. Ленина", house: "2" })).error?.code, phone).toBe("BLACKLISTED");
+    }
+    // a Belarusian number dialled at home is not a Russian one
+    expect((await apiGet<{ phone: string }>("client/bonus/count", { phone: "8 029 123 45 67" })).response.phone).toBe("+375291234567");
   });
 
   it("applies a driver payment once per txn_id", async () => {

@@ -6,7 +6,7 @@ import { ValidationError } from "../../errors";
 import { createOrder, createOrderFromToken } from "../../orders/create-order";
 import { moveOrder } from "../../orders/move-order";
 import { orderInformation } from "../../orders/read-order";
-import { parseLocal } from "../../orders/time";
+import { parseLocal, parseOrderTime } from "../../orders/time";
 import { STATE_TITLES, STATUS_NAMES, stateOfCode, codeOf, isOrderState, statusNameOf } from "../../orders/states";
 import { roublesToKopecks } from "../../balances/money";
 import type { Actor } from "../../actor";
@@ -58,6 +58,8 @@ const createInput = z.object({
   driver_id: p.string(50).optional(),
   amount: p.float(0, 10_000_000).optional(),
   pre_order_time: p.datetime().optional(),
+  /** 1.4.4: the order's time, "YYYY-MM-DD HH:MM:SS" or "HH:MM" (pre_order_time wins when both are sent) */
+  time: z.string().trim().regex(/^(\d{4}-\d{2}-\d{2}[ T])?\d{1,2}:\d{2}(:\d{2})?$/, "datetime YYYY-MM-DD HH:MM:SS or HH:MM").optional(),
   need_notify: p.yesNo().optional(),
   dst_street: p.string(200).optional(),
   dst_house: p.string(50).optional(),
@@ -94,7 +96,13 @@ export const createOrderOperation = defineOperation({
       : await (async () => {
           if (!input.phone) throw new ValidationError("MISSING_PARAMETER", { parameter: "phone" });
           if (!input.street) throw new ValidationError("MISSING_PARAMETER", { parameter: "street" });
-          const preOrderTime = input.pre_order_time ? parseLocal(input.pre_order_time, await cityTimeZone(ctx, input.service_id)) : undefined;
+          const timeZone = input.pre_order_time || input.time ? await cityTimeZone(ctx, input.service_id) : "UTC";
+          const preOrderTime = input.pre_order_time
+            ? parseLocal(input.pre_order_time, timeZone)
+            : input.time
+              ? parseOrderTime(input.time, timeZone)
+              : undefined;
+          if (input.time && !input.pre_order_time && !preOrderTime) throw new ValidationError("BAD_PARAMETER", { parameter: "time", expected: "datetime YYYY-MM-DD HH:MM:SS or HH:MM" });
           return createOrder(
             ctx.db,
             {

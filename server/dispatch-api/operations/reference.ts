@@ -69,7 +69,9 @@ export const regionByCoordOperation = defineOperation({
   input: z.object({ lat: p.latitude(), lon: p.longitude(), city_id: p.natural().optional() }),
   output: region,
   handle: async (input, ctx) => {
-    const found = await regionAt(ctx.db, input.lat, input.lon, input.city_id);
+    // Clients reuse one parameter set: a city_id left from another call must
+    // not hide the region the point is in.
+    const found = (await regionAt(ctx.db, input.lat, input.lon, input.city_id)) ?? (input.city_id !== undefined ? await regionAt(ctx.db, input.lat, input.lon) : undefined);
     if (!found) throw new GeoError("NOT_FOUND", { what: "Region", id: `${input.lat}, ${input.lon}` });
     return { id: found.id, name: found.name };
   },
