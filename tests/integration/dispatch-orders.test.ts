@@ -311,6 +311,18 @@ describe("status and cancellation", () => {
     expect(read.response).toMatchObject({ code: 2, name: "Водитель принял заказ", state: "CONFIRMED" });
   });
 
+  it("moves a status set through the API on to 10 once the passenger's SMS went, and names it as the original", async () => {
+    const order = await create({ phone: PHONE, street: "ул. Ленина", house: "2", moderation_required: "no", driver_id: "104" });
+    expect((await apiPost("order/status", { uuid: order.uuid, code: 2 })).status).toBe("DONE");
+    // the SMS leaves through the outbox: wait for its effect, bounded by the test's timeout
+    let status = await apiGet<{ code: number; name: string }>("order/status", { uuid: order.uuid });
+    while (status.response.code === 2) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      status = await apiGet<{ code: number; name: string }>("order/status", { uuid: order.uuid });
+    }
+    expect(status.response).toMatchObject({ code: 10, name: "Сообщили время подъезда", state: "CONFIRMED_CLIENT_NOTIFIED" });
+  });
+
   it("refuses unknown codes and orders", async () => {
     const order = await create({ phone: PHONE, street: "ул. Ленина", house: "2" });
     expect((await apiPost("order/status", { uuid: order.uuid, code: 42 })).error?.code).toBe("BAD_PARAMETER");
