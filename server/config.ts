@@ -2,6 +2,7 @@
 // stops the process with a message that names it (see loadConfig).
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
+import { isSupportedCountry } from "libphonenumber-js/min";
 
 const yesNo = z
   .enum(["1", "0", "true", "false", "yes", "no", "on", "off"])
@@ -38,13 +39,27 @@ export const configSchema = z.object({
   /** Signs price tokens and console sessions; generated into DATA_DIR when unset. */
   APP_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
   LANGUAGE: z.enum(["ru", "en"]).default("ru"),
+  /** The country of phone numbers written without a country code (ISO 3166 alpha-2). */
+  DEFAULT_COUNTRY: z
+    .string()
+    .trim()
+    .transform((s) => s.toUpperCase())
+    .refine((s) => isSupportedCountry(s), "must be a country code such as RU, UZ, BY, KZ")
+    .default("RU"),
 
   SEED_API_KEY: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
   SEED_ADMIN_EMAIL: optionalString.pipe(z.email().optional()),
   SEED_ADMIN_PASSWORD: optionalString.pipe(z.string().min(8, "must be at least 8 characters").optional()),
   SEED_DEMO: yesNo.default(true),
 
-  PRICE_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
+  /**
+   * How long an estimate's price holds. 30 minutes: a chat user reads the
+   * price, picks a payment, types a comment, answers a call, and confirms on
+   * the same screen; a token that expired meanwhile makes the bot start over.
+   * Demand moves slower than that on the prices it changes (at most
+   * DEMAND_MAX_PERCENT).
+   */
+  PRICE_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(1800),
   ROAD_FACTOR: z.coerce.number().min(1).max(3).default(1.3),
   AVERAGE_SPEED_KMH: z.coerce.number().min(5).max(120).default(30),
   /** A point farther than this from every road is off the network: its route is the straight line times ROAD_FACTOR. */

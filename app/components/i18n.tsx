@@ -4,7 +4,7 @@
 import { createContext, useContext, useMemo, type ReactNode } from "react";
 import { consoleStrings, type ConsoleStrings } from "@/server/i18n/console";
 import { STATE_TITLES, isOrderState } from "@/server/orders/states";
-import { formatPhone } from "@/server/orders/phone";
+import { formatPhone } from "@/server/orders/phone-format";
 
 export type Locale = "ru" | "en";
 

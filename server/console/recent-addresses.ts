@@ -2,13 +2,7 @@
 // the addresses of their recent orders (pickups and destinations), most
 // recent first, without repeats.
 import type { Db } from "../db";
-
-export function normalizePhone(input: string): string {
-  const digits = input.replace(/\D/g, "");
-  if (digits.length === 11 && (digits.startsWith("8") || digits.startsWith("7"))) return `7${digits.slice(1)}`;
-  if (digits.length === 10) return `7${digits}`;
-  return digits;
-}
+import { normalizePhone } from "../orders/phone";
 
 export interface RecentAddress {
   street: string;
@@ -23,8 +17,9 @@ export interface RecentAddress {
 }
 
 export async function recentAddresses(db: Db, input: { phone: string; limit?: number }) {
+  // Whatever form the operator types (8..., +7..., +998...): the stored E.164.
   const phone = normalizePhone(input.phone);
-  if (phone.length < 11) return { phone, client: null, addresses: [] as RecentAddress[], orders: 0 };
+  if (!phone) return { phone: input.phone, client: null, addresses: [] as RecentAddress[], orders: 0 };
   const [client, orders] = await Promise.all([
     db.client.findUnique({ where: { phone }, select: { id: true, name: true, bonus: true } }),
     db.order.findMany({

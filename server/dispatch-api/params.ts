@@ -50,33 +50,45 @@ const MAX_INT = 2_147_483_647;
 
 export const p = {
   string: (max = 1000) => z.string().max(max, `text of at most ${max} characters`),
+  // Numbers and ids are read with the spaces around them dropped ("12 " from a
+  // bot's string formatting is 12).
   natural: () =>
     z
       .string()
+      .trim()
       .regex(/^\+?\d{1,10}$/, "natural number")
       .transform(Number)
       .refine((n) => n >= 1 && n <= MAX_INT, "natural number"),
   integer: () =>
     z
       .string()
+      .trim()
       .regex(/^[+-]?\d{1,10}$/, "integer")
       .transform(Number)
       .refine((n) => Math.abs(n) <= MAX_INT, "integer"),
   float: (min = -1e9, max = 1e9) =>
     z
       .string()
+      .trim()
       .regex(/^[+-]?(\d+([.,]\d*)?|[.,]\d+)([eE][+-]?\d+)?$/, "number")
       .transform((s) => Number(s.replace(",", ".")))
       .refine((n) => Number.isFinite(n) && n >= min && n <= max, `number from ${min} to ${max}`),
   latitude: () => p.float(-90, 90),
   longitude: () => p.float(-180, 180),
+  /** yes/no, and true/false as clients written in other languages send booleans. */
   yesNo: () =>
     z
       .string()
-      .transform((s) => s.toLowerCase())
-      .pipe(z.enum(["yes", "no"], "yes or no"))
-      .transform((s) => s === "yes"),
-  uuid: () => z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, "uuid"),
+      .transform((s) => s.trim().toLowerCase())
+      .pipe(z.enum(["yes", "no", "true", "false"], "yes or no"))
+      .transform((s) => s === "yes" || s === "true"),
+  /** A payment card's number: up to 19 digits (spaces between groups allowed), kept as text. */
+  cardNumber: () =>
+    z
+      .string()
+      .transform((s) => s.replace(/[\s-]/g, ""))
+      .pipe(z.string().regex(/^\d{1,19}$/, "card number of up to 19 digits")),
+  uuid: () => z.string().trim().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, "uuid"),
   /** `%Y-%m-%d %H:%M:%S` (a `T` and seconds-less forms are accepted too). */
   datetime: () =>
     z
@@ -123,5 +135,7 @@ export function parseParams<S extends z.ZodType>(schema: S, params: RawParams):
   if (issue && issue.code === "invalid_type" && !params.has(parameter)) {
     return { ok: false, issue: { kind: "missing", parameter } };
   }
-  return { ok: false, issue: { kind: "bad", parameter, expected: issue?.message } };
+  // zod's own messages ("Invalid input: expected string ...") are not ours to show people.
+  const expected = issue?.message && !/^(Invalid|Too (big|small)|Unrecognized)/.test(issue.message) ? issue.message : undefined;
+  return { ok: false, issue: { kind: "bad", parameter, expected } };
 }

@@ -4,7 +4,7 @@
 // orders that driver executes (`/on/driver/update`).
 import type { Db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
-import { wakeOutbox } from "../notifications/worker";
+import { wakeOutbox } from "../notifications/wake";
 import { badRequest, notFound } from "./errors";
 import { driverKey, notify } from "./notify";
 import type { ExchangeCaller } from "./sessions";

@@ -16,7 +16,7 @@ import { config } from "../config";
 import { connection, db } from "../db";
 import { log } from "../log";
 import { publish } from "../events/bus";
-import { wakeOutbox } from "../notifications/worker";
+import { wakeOutbox } from "../notifications/wake";
 import { keepSession, participantSettings } from "./participant/client";
 import { sellDueOrders } from "./participant/sell";
 import { recoverTakes } from "./participant/recover-takes";

@@ -54,6 +54,12 @@ export interface ResolveOptions {
   /** Parameter names for errors, e.g. "street"/"house" or "dst_street". */
   streetParam: string;
   houseParam: string;
+  /**
+   * A street with no house, or with a house we do not know, stands at the
+   * street's own point (approximate: known false) instead of failing. For
+   * estimates: chat bots have a "skip house" button and expect a price.
+   */
+  streetPointForHouse?: boolean;
 }
 
 export async function resolveAddress(db: DbOrTx, input: AddressInput, options: ResolveOptions): Promise<ResolvedAddress> {
@@ -80,7 +86,7 @@ export async function resolveAddress(db: DbOrTx, input: AddressInput, options: R
     if (hasPoint) {
       return { ...extra, street: streetName, house: input.house ?? "", lat: input.lat!, lon: input.lon!, ...(await withRegion(input.lat!, input.lon!, null)), publicPlace: false, known: false };
     }
-    throw new GeoError("ADDRESS_NOT_FOUND", { address: streetName });
+    throw new GeoError("ADDRESS_NOT_FOUND", { address: streetName, parameter: options.streetParam });
   }
 
   if (street.kind === "PUBLIC_PLACE") {
@@ -90,17 +96,23 @@ export async function resolveAddress(db: DbOrTx, input: AddressInput, options: R
   }
 
   const houseText = input.house?.trim();
+  // Where the house cannot place the point: the client's coordinates, else
+  // (when allowed) the street's own point; either way only approximate.
+  const withoutHouse = async (house: string): Promise<ResolvedAddress | undefined> => {
+    const lat = hasPoint ? input.lat! : options.streetPointForHouse ? street.lat : undefined;
+    const lon = hasPoint ? input.lon! : options.streetPointForHouse ? street.lon : undefined;
+    if (lat === undefined || lon === undefined) return undefined;
+    return { ...extra, street: street.fullName, house, lat, lon, ...(await withRegion(lat, lon, street.cityId)), publicPlace: false, known: false };
+  };
   if (!houseText) {
-    if (hasPoint) {
-      return { ...extra, street: street.fullName, house: "", lat: input.lat!, lon: input.lon!, ...(await withRegion(input.lat!, input.lon!, street.cityId)), publicPlace: false, known: false };
-    }
+    const placed = await withoutHouse("");
+    if (placed) return placed;
     throw new GeoError("MISSING_PARAMETER", { parameter: options.houseParam });
   }
   const [house] = await preparedQuery<HouseRow>(db, HOUSE, [street.id, normalizeHouse(houseText)]);
   if (!house) {
-    if (hasPoint) {
-      return { ...extra, street: street.fullName, house: houseText, lat: input.lat!, lon: input.lon!, ...(await withRegion(input.lat!, input.lon!, street.cityId)), publicPlace: false, known: false };
-    }
+    const placed = await withoutHouse(houseText);
+    if (placed) return placed;
     throw new GeoError("ADDRESS_NOT_FOUND", { address: `${street.fullName}, ${houseText}` });
   }
   const lat = input.lat ?? house.lat;

@@ -163,6 +163,8 @@ export class StreetIndex {
   private readonly seen: Uint32Array;
   private stamp = 0;
   private readonly keys: Float64Array;
+  /** The whole list per city (key: city id, 0 for all cities), made on first ask: the index is rebuilt on change. */
+  private readonly wholeLists = new Map<number, readonly string[]>();
 
   constructor(rows: readonly StreetRow[]) {
     const sorted = [...rows].sort((a, b) => a.id - b.id);
@@ -281,6 +283,30 @@ export class StreetIndex {
     const out: StreetMatch[] = new Array(top.length);
     for (let i = 0; i < top.length; i++) out[i] = { ...this.streets[this.byOrder[top[i]! % size]!]! };
     return out;
+  }
+
+  /**
+   * Every street and public place of the city (of all cities without one):
+   * each full name once, ordered by the name without its prefix, then the
+   * full name, in code point order, so that every instance answers alike.
+   * Chat bots download this nightly and build their own pickers from it.
+   */
+  names(cityId?: number): readonly string[] {
+    const cached = this.wholeLists.get(cityId ?? 0);
+    if (cached) return cached;
+    const chosen: number[] = [];
+    for (let street = 0; street < this.size; street++) {
+      if (cityId === undefined || this.cityIds[street] === cityId) chosen.push(street);
+    }
+    chosen.sort(
+      (a, b) =>
+        compareCodePoints(this.nameKeys[a]!, this.nameKeys[b]!) ||
+        compareCodePoints(this.streets[a]!.fullName, this.streets[b]!.fullName) ||
+        a - b,
+    );
+    const list = Object.freeze([...new Set(chosen.map((street) => this.streets[street]!.fullName))]);
+    this.wholeLists.set(cityId ?? 0, list);
+    return list;
   }
 
   private hasAllWords(street: number, words: readonly string[], skip: number): boolean {

@@ -39,3 +39,8 @@ export async function findStreet(db: DbOrTx, cityId: number | undefined, name: s
   if (whole.length === 1) return whole[0];
   return candidates.length === 1 ? candidates[0] : undefined;
 }
+
+/** Every street and public place of a city, or of all cities (see StreetIndex.names). */
+export async function allStreetNames(db: DbOrTx, cityId?: number): Promise<readonly string[]> {
+  return (await streetIndex(db)).names(cityId);
+}

@@ -8,7 +8,12 @@ const ru: Record<ErrorCode, Template> = {
   MISSING_API_KEY: () => "Не указан ключ API (api_key)",
   BAD_API_KEY: () => "Неверный или отозванный ключ API",
   MISSING_PARAMETER: (d) => `Не указан обязательный параметр ${d.parameter}`,
-  BAD_PARAMETER: (d) => `Неверное значение параметра ${d.parameter}${d.expected ? `: ожидается ${d.expected}` : ""}`,
+  BAD_PARAMETER: (d) => {
+    // What is expected is written in English where it is checked; people read
+    // Russian only: a phrase without a translation is left out, never shown.
+    const expected = typeof d.expected === "string" ? expectedInRussian(d.expected) : undefined;
+    return `Неверное значение параметра ${d.parameter}${expected ? `: ожидается ${expected}` : ""}`;
+  },
   BAD_REQUEST: (d) => `Неверный запрос${d.reason ? `: ${d.reason}` : ""}`,
   NOT_FOUND: (d) => `${d.what ?? "Объект"} не найден${d.id !== undefined ? ` (${d.id})` : ""}`,
   FORBIDDEN_MOVE: (d) => `Нельзя перевести заказ из состояния ${d.from} (${d.fromCode}) в ${d.to} (${d.toCode})`,
@@ -16,7 +21,7 @@ const ru: Record<ErrorCode, Template> = {
   TOKEN_INVALID: () => "Неверный код гарантированной стоимости (token)",
   TOKEN_EXPIRED: () => "Срок действия кода стоимости истёк, рассчитайте стоимость заново",
   TOKEN_USED: () => "По этому коду стоимости заказ уже создан",
-  ADDRESS_NOT_FOUND: (d) => `Адрес не найден: ${d.address}`,
+  ADDRESS_NOT_FOUND: (d) => `Адрес не найден: ${d.address}${d.parameter ? ` (${d.parameter})` : ""}`,
   NO_RATE: (d) => `Нет тарифа для услуги ${d.serviceId ?? ""} на это время`.replace("  ", " "),
   INSUFFICIENT_BALANCE: () => "Недостаточно средств на балансе",
   CONFLICT: (d) => `Конфликт: ${d.reason ?? "объект изменён другим запросом"}`,
@@ -31,6 +36,52 @@ const ru: Record<ErrorCode, Template> = {
   INTERNAL: () => "Внутренняя ошибка сервера, повторите запрос позже",
 };
 
+/** The expectations of the dispatch API's parameters (params.ts, the operations, the services), in Russian. */
+const EXPECTED_RU: Array<[RegExp, (...groups: string[]) => string]> = [
+  [/^natural number$/, () => "натуральное число"],
+  [/^integer$/, () => "целое число"],
+  [/^number$/, () => "число"],
+  [/^number from (\S+) to (\S+)$/, (a, b) => `число от ${a} до ${b}`],
+  [/^text of at most (\d+) characters$/, (n) => `текст не длиннее ${n} символов`],
+  [/^text without NUL characters$/, () => "текст без символов NUL"],
+  [/^yes or no$/, () => "yes или no"],
+  [/^uuid$/, () => "uuid"],
+  [/^phone number$/, () => "номер телефона"],
+  [/^a phone number of 10 to 15 digits$/, () => "номер телефона из 10–15 цифр"],
+  [/^card number of up to 19 digits$/, () => "номер карты до 19 цифр"],
+  [/^datetime YYYY-MM-DD HH:MM:SS$/, () => "дата и время ГГГГ-ММ-ДД ЧЧ:ММ:СС"],
+  [/^datetime YYYY-MM-DD HH:MM:SS or HH:MM$/, () => "дата и время ГГГГ-ММ-ДД ЧЧ:ММ:СС или время ЧЧ:ММ"],
+  [/^JSON$/, () => "JSON"],
+  [/^JSON without NUL characters$/, () => "JSON без символов NUL"],
+  [/^JSON of at most (\d+) characters$/, (n) => `JSON не длиннее ${n} символов`],
+  [/^a JSON array of address points$/, () => "JSON-массив точек адреса"],
+  [/^a JSON array of \{street, house, lat, lon\}$/, () => "JSON-массив объектов {street, house, lat, lon}"],
+  [/^extras as (.+)$/, (forms) => `дополнительные услуги в виде ${forms.replace(" or ", " или ")}`],
+  [/^extras of service (\d+) \(no extra (\d+)\)$/, (service, extra) => `дополнительные услуги услуги ${service} (нет услуги ${extra})`],
+  [/^a count from 1 to (\d+) for extra (\d+)$/, (max, extra) => `количество от 1 до ${max} для дополнительной услуги ${extra}`],
+  [/^the extras of the estimate$/, () => "дополнительные услуги расчёта"],
+  [/^the estimate's service (\d+)$/, (id) => `услуга расчёта ${id}`],
+  [/^coordinates within -90\.\.90 and -180\.\.180$/, () => "координаты в пределах -90..90 и -180..180"],
+  [/^at most (\d+) points$/, (n) => `не более ${n} точек`],
+  [/^shorter addresses$/, () => "более короткие адреса"],
+  [/^a time in the future$/, () => "время в будущем"],
+  [/^a rate of the chosen service$/, () => "тариф выбранной услуги"],
+  [/^a queue of the chosen service$/, () => "очередь выбранной услуги"],
+  [/^a known status code$/, () => "известный код статуса"],
+  [/^status code$/, () => "код статуса"],
+  [/^the id of an existing region$/, () => "номер существующего района"],
+  [/^a non-zero amount(?: of at most (\d+))?$/, (max) => (max ? `ненулевая сумма не больше ${max}` : "ненулевая сумма")],
+  [/^a city id or name$/, () => "номер или название города"],
+];
+
+export function expectedInRussian(text: string): string | undefined {
+  for (const [pattern, say] of EXPECTED_RU) {
+    const m = pattern.exec(text);
+    if (m) return say(...m.slice(1).map((g) => g ?? ""));
+  }
+  return undefined;
+}
+
 const en: Record<ErrorCode, Template> = {
   MISSING_API_KEY: () => "The API key (api_key) is missing",
   BAD_API_KEY: () => "The API key is unknown or revoked",
@@ -43,7 +94,7 @@ const en: Record<ErrorCode, Template> = {
   TOKEN_INVALID: () => "The price token is invalid",
   TOKEN_EXPIRED: () => "The price token has expired; estimate the price again",
   TOKEN_USED: () => "An order has already been created from this price token",
-  ADDRESS_NOT_FOUND: (d) => `Address not found: ${d.address}`,
+  ADDRESS_NOT_FOUND: (d) => `Address not found: ${d.address}${d.parameter ? ` (${d.parameter})` : ""}`,
   NO_RATE: (d) => `No rate for service ${d.serviceId ?? ""} at this time`.replace("  ", " "),
   INSUFFICIENT_BALANCE: () => "The balance is too low",
   CONFLICT: (d) => `Conflict: ${d.reason ?? "changed by another request"}`,

@@ -3,8 +3,8 @@
 // the receiver can apply a redelivered message once.
 import { db } from "../db";
 import { exchangeTargets, tryAnotherAddress } from "../exchange/participant/client";
+import { OutgoingError, sendOutgoing } from "../http/outgoing";
 import { log } from "../log";
-import { OutgoingError, sendOutgoing, type OutgoingFailure } from "../http/outgoing";
 
 export interface Delivery {
   deliveryId: string;
@@ -14,13 +14,19 @@ export interface Delivery {
   payload: unknown;
 }
 
-export interface DeliveryResult {
-  ok: boolean;
-  httpStatus?: number;
-  error?: string;
-  /** Why an HTTP delivery failed before any usable reply (server/http/outgoing.ts). */
-  failure?: OutgoingFailure;
-}
+/**
+ * The outcome of one attempt. A failure is retriable (the receiver may take
+ * it later: a timeout, a refused connection, a 5xx, 408, 425 or 429) or final
+ * (the receiver has read the message and refuses it: any other 4xx of a status
+ * callback). A final failure is not attempted again, and does not hold up the
+ * later messages of its order.
+ */
+export type DeliveryResult =
+  | { ok: true; httpStatus?: number }
+  | { ok: false; retriable: boolean; httpStatus?: number; error: string };
+
+/** What one HTTP exchange gave, before it is judged. */
+type HttpOutcome = { status: number } | { error: string; status?: number };
 
 export interface SmsSender {
   send(phone: string, text: string): Promise<void>;
@@ -40,8 +46,8 @@ export function setSmsSender(sender: SmsSender): void {
 
 const TIMEOUT_MS = 10_000;
 
-/** An HTTP delivery through the one outgoing client (server/http/outgoing.ts): no redirects, the address policy, a size cap. */
-async function http(method: "GET" | "POST", url: string, delivery: Delivery): Promise<DeliveryResult> {
+/** The one place where a message goes out over HTTP: the one outgoing client (server/http/outgoing.ts: no redirects, the address policy, a size cap). */
+async function http(method: "GET" | "POST", url: string, delivery: Delivery): Promise<HttpOutcome> {
   try {
     const reply = await sendOutgoing({
       method,
@@ -55,12 +61,31 @@ async function http(method: "GET" | "POST", url: string, delivery: Delivery): Pr
       },
       body: method === "POST" ? JSON.stringify(delivery.payload) : undefined,
     });
-    const ok = reply.status >= 200 && reply.status < 300;
-    return ok ? { ok: true, httpStatus: reply.status } : { ok: false, httpStatus: reply.status, error: `HTTP ${reply.status}` };
+    return { status: reply.status };
   } catch (error) {
-    if (error instanceof OutgoingError) return { ok: false, ...(error.status ? { httpStatus: error.status } : {}), error: error.message, failure: error.category };
-    return { ok: false, error: "the call failed" };
+    // A category (a redirect, a refused address, too large, ...), never socket text: participants read it.
+    if (error instanceof OutgoingError) return { error: error.message, ...(error.status ? { status: error.status } : {}) };
+    return { error: "the call failed" };
   }
+}
+
+/** 4xx statuses that ask to come back later rather than refuse the message. */
+const LATER_4XX = new Set([408, 425, 429]);
+
+/**
+ * Judges an HTTP outcome. For status callbacks a 4xx is final: the
+ * integrator's receiver answered and does not want this message (bots answer
+ * 400 to a phone they do not know), and retrying it for an hour would hold up
+ * every later status of the order. The exchange's channels keep retrying
+ * every failure: their receivers are servers of the protocol, whose 4xx may
+ * be a passing state (a session not yet open).
+ */
+export function judgeHttp(channel: string, outcome: HttpOutcome): DeliveryResult {
+  if ("error" in outcome) return { ok: false, retriable: true, error: outcome.error, ...(outcome.status ? { httpStatus: outcome.status } : {}) };
+  const { status } = outcome;
+  if (status >= 200 && status < 300) return { ok: true, httpStatus: status };
+  const final = channel === "callback" && status >= 400 && status < 500 && !LATER_4XX.has(status);
+  return { ok: false, retriable: !final, httpStatus: status, error: `HTTP ${status}` };
 }
 
 export async function deliver(delivery: Delivery): Promise<DeliveryResult> {
@@ -71,19 +96,19 @@ export async function deliver(delivery: Delivery): Promise<DeliveryResult> {
       return { ok: true };
     }
     case "callback":
-      return http("GET", delivery.target, delivery);
+      return judgeHttp(delivery.channel, await http("GET", delivery.target, delivery));
     case "exchange":
-      return http("POST", delivery.target, delivery);
+      return judgeHttp(delivery.channel, await http("POST", delivery.target, delivery));
     case "exchange-call": {
       // Our calls to the exchange: its main address, then its slave addresses.
-      let result: DeliveryResult = { ok: false, error: "no address" };
+      let result: DeliveryResult = { ok: false, retriable: true, error: "no address" };
       for (const target of await exchangeTargets(db(), delivery.target)) {
-        result = await http("POST", target, delivery);
+        result = judgeHttp(delivery.channel, await http("POST", target, delivery));
         if (result.ok || !tryAnotherAddress(result.httpStatus)) return result;
       }
       return result;
     }
     default:
-      return { ok: false, error: `unknown channel ${delivery.channel}` };
+      return { ok: false, retriable: false, error: `unknown channel ${delivery.channel}` };
   }
 }

@@ -4,11 +4,14 @@
 // transaction, then marked. A crash leaves the lease to expire and another
 // attempt follows: delivery is at least once, and receivers deduplicate by
 // the delivery id. Messages sharing an ordering key go one at a time, in order.
-import { EventEmitter } from "node:events";
-import { connection } from "../db";
+import { connection, db } from "../db";
 import { log } from "../log";
 import { publish } from "../events/bus";
 import { deliver, type DeliveryResult } from "./senders";
+import { wakeEmitter, wakeOutbox } from "./wake";
+import { afterClientSms } from "../orders/client-notified";
+
+export { wakeOutbox } from "./wake";
 
 const LEASE_SECONDS = 30;
 const BATCH = 20;
@@ -30,21 +33,6 @@ interface ClaimedRow {
   attempts: number;
 }
 
-const wake = new EventEmitter();
-const wakeKey = Symbol.for("taxi.outboxWake");
-type Holder = { [wakeKey]?: EventEmitter };
-
-function wakeEmitter(): EventEmitter {
-  const holder = globalThis as Holder;
-  holder[wakeKey] ??= wake;
-  return holder[wakeKey];
-}
-
-/** Tells this instance's worker that new messages are waiting (after commit). */
-export function wakeOutbox(): void {
-  wakeEmitter().emit("wake");
-}
-
 async function claim(): Promise<ClaimedRow[]> {
   return connection().query<ClaimedRow>(
     `UPDATE outbox_message m
@@ -63,21 +51,37 @@ async function claim(): Promise<ClaimedRow[]> {
 
 async function record(row: ClaimedRow, result: DeliveryResult, durationMs: number): Promise<void> {
   const { query } = connection();
+  const error = result.ok ? null : result.error.slice(0, 1000);
   await query(
     `INSERT INTO delivery_attempt (message_id, at, http_status, error, duration_ms) VALUES ($1, now(), $2, $3, $4)`,
-    [row.id, result.httpStatus ?? null, result.ok ? null : (result.error ?? "failed").slice(0, 1000), durationMs],
+    [row.id, result.httpStatus ?? null, error, durationMs],
   );
+  let status: "DELIVERED" | "FAILED" | "PENDING";
   if (result.ok) {
+    status = "DELIVERED";
     await query(`UPDATE outbox_message SET status = 'DELIVERED', delivered_at = now(), last_error = NULL WHERE id = $1`, [row.id]);
-  } else if (row.attempts >= MAX_ATTEMPTS) {
-    await query(`UPDATE outbox_message SET status = 'FAILED', last_error = $2 WHERE id = $1`, [row.id, result.error ?? "failed"]);
+  } else if (!result.retriable || row.attempts >= MAX_ATTEMPTS) {
+    // Final: no more attempts, and the order's later messages go on (the
+    // claim waits only for earlier PENDING messages of the same key).
+    status = "FAILED";
+    await query(`UPDATE outbox_message SET status = 'FAILED', last_error = $2 WHERE id = $1`, [row.id, error]);
   } else {
+    status = "PENDING";
     await query(
       `UPDATE outbox_message SET next_attempt_at = now() + ($2 || ' milliseconds')::interval, last_error = $3 WHERE id = $1`,
-      [row.id, String(backoffMs(row.attempts)), (result.error ?? "failed").slice(0, 1000)],
+      [row.id, String(backoffMs(row.attempts)), error],
     );
   }
-  publish({ type: "outbox.changed", messageId: row.id, status: result.ok ? "DELIVERED" : "PENDING" });
+  publish({ type: "outbox.changed", messageId: row.id, status });
+}
+
+/**
+ * What a delivered message causes here, before it is marked delivered (a
+ * crash in between delivers it again and finds the follow-up done): an SMS
+ * that told the passenger of the car moves the order to 10 or 11.
+ */
+async function followUp(row: ClaimedRow): Promise<void> {
+  if (row.channel === "sms") await afterClientSms(db(), row.payload);
 }
 
 async function deliverOne(row: ClaimedRow): Promise<void> {
@@ -86,7 +90,16 @@ async function deliverOne(row: ClaimedRow): Promise<void> {
   try {
     result = await deliver({ deliveryId: row.delivery_id, channel: row.channel, topic: row.topic, target: row.target, payload: row.payload });
   } catch (error) {
-    result = { ok: false, error: error instanceof Error ? error.message : String(error) };
+    result = { ok: false, retriable: true, error: error instanceof Error ? error.message : String(error) };
+  }
+  if (result.ok) {
+    // A follow-up that failed (the database away) is tried again with the
+    // message: the passenger may get the SMS twice, the order is not left in 2.
+    try {
+      await followUp(row);
+    } catch (error) {
+      result = { ok: false, retriable: true, error: `delivered, follow-up failed: ${error instanceof Error ? error.message : String(error)}` };
+    }
   }
   await record(row, result, Date.now() - started);
 }

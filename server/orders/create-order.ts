@@ -7,7 +7,7 @@ import type { Actor } from "../actor";
 import { OrderError, ValidationError, isUniqueViolation } from "../errors";
 import { publish } from "../events/bus";
 import { resolveAddress, type AddressInput, type ResolvedAddress } from "../geo/address";
-import { wakeOutbox } from "../notifications/worker";
+import { wakeOutbox } from "../notifications/wake";
 import { priceRoute, resolveExtras, resolveQueue, resolveService, type ExtraRequest, type RoutePrice } from "../pricing/estimate";
 import { verifyPriceToken } from "../pricing/token";
 import type { Prisma } from "../generated/prisma/client";
@@ -67,6 +67,7 @@ async function findDriver(db: Db | Tx, ref: string) {
     id: true,
     active: true,
     cityId: true,
+    callSign: true,
     firstName: true,
     phone: true,
     car: { select: { brand: true, model: true, color: true, regNumber: true } },
@@ -184,7 +185,7 @@ async function insertOrder(db: Db, draft: OrderDraft, options: CommonOptions, ac
       },
       {
         extras: draft.extras,
-        driver: driver ? { firstName: driver.firstName, phone: driver.phone, car: driver.car } : null,
+        driver: driver ? { callSign: driver.callSign, firstName: driver.firstName, phone: driver.phone, car: driver.car } : null,
         callbackTemplate: callbackTemplate ?? null,
         actor,
       },

@@ -126,7 +126,7 @@ export async function insertOrderRow(db: Db, row: OrderRow, extra: InsertExtras)
       [row.phone],
     );
     id = reserved!.id;
-    const fields = callbackFields({ ...row, id, uuid, arrivalAt: null, clientBonus: reserved!.bonus, driver: extra.driver }, row.statusCode);
+    const fields = callbackFields({ ...row, id, uuid, arrivalAt: null, clientBonus: reserved!.bonus, driver: extra.driver }, row.statusCode, row.state);
     callback = statusCallback(extra.callbackTemplate, fields, id);
   }
 

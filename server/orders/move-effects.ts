@@ -5,7 +5,7 @@ import type { Tx } from "../db";
 import { enqueue } from "../notifications/outbox";
 import { callbackFields, renderCallbackUrl, type CallbackOrder } from "../notifications/callback-template";
 import type { MovedOrder } from "./move-order";
-import type { OrderState } from "./states";
+import { isToldBySms, type OrderState } from "./states";
 import { settleOrderBonuses } from "../bonuses/settle";
 import { exchangeMoveEffects } from "../exchange/participant/move-effects";
 
@@ -37,14 +37,16 @@ export async function applyMoveEffects(tx: Tx, moved: MovedOrder): Promise<void>
       arrivalAt: true,
       apiKey: { select: { callbackTemplate: true, revokedAt: true } },
       client: { select: { bonus: true } },
-      driver: { select: { firstName: true, phone: true, car: { select: { brand: true, model: true, color: true, regNumber: true } } } },
+      driver: { select: { callSign: true, firstName: true, phone: true, car: { select: { brand: true, model: true, color: true, regNumber: true } } } },
     },
   });
-  const fields = callbackFields({ ...order, clientBonus: order.client?.bonus ?? null }, moved.statusCode);
+  const fields = callbackFields({ ...order, clientBonus: order.client?.bonus ?? null }, moved.statusCode, moved.to);
   const key = `order:${order.id}`;
   const sms = SMS_ON[moved.to];
   if (sms && order.needNotify && order.driver) {
-    await enqueue(tx, { channel: "sms", topic: moved.to, orderingKey: key, target: order.phone, payload: { text: sms(fields) } });
+    // orderId and state let the delivery record that the client was told (client-notified.ts).
+    const payload = { text: sms(fields), orderId: order.id, ...(isToldBySms(moved.to) ? { state: moved.to } : {}) };
+    await enqueue(tx, { channel: "sms", topic: moved.to, orderingKey: key, target: order.phone, payload });
   }
   const template = order.apiKey && !order.apiKey.revokedAt ? order.apiKey.callbackTemplate : null;
   const callback = statusCallback(template, fields, order.id);

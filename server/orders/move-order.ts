@@ -6,7 +6,7 @@ import { db as processDb, type Db, type Tx } from "../db";
 import type { Actor } from "../actor";
 import { OrderError } from "../errors";
 import { publish } from "../events/bus";
-import { wakeOutbox } from "../notifications/worker";
+import { wakeOutbox } from "../notifications/wake";
 import { canMove, codeOf, isDone, isOrderState, DRIVER_HOLDING_STATES, type OrderState } from "./states";
 import { applyMoveEffects } from "./move-effects";
 

@@ -219,3 +219,68 @@ export const STATE_TITLES: Record<OrderState, { ru: string; en: string }> = {
   DONE_DRIVER_REJECTED: { ru: "Снят: водитель отказался", en: "Removed: driver refused" },
   DONE_SUCCESSFUL: { ru: "Выполнен", en: "Completed" },
 };
+
+/**
+ * The status's name as the original product gives it in `order/status`
+ * replies and status callbacks (`name`; `%status_name%`): Russian whatever the
+ * LANGUAGE, because integrators compare and show these strings. The names of
+ * 4, 9, 10, 11, 80, 95 and 100 are the original's own (as integrators' code
+ * records them); the others follow them in style.
+ */
+export const STATUS_NAMES: Record<OrderState, string> = {
+  NOT_REGISTERED: "Новый",
+  SENT_TO_DRIVER: "Отправлен водителю",
+  CONFIRMED: "Водитель принял заказ",
+  AWAITING_CLIENT: "Машина подъехала",
+  IN_PROCESS: "В исполнении",
+  RECEIVED_BY_DRIVER: "Получен водителем",
+  BOUND: "Закреплён за водителем",
+  AWAITING_CLIENT_LONG: "Платное ожидание клиента",
+  FREE_LONG: "Долго свободный",
+  FREE: "Свободный",
+  CONFIRMED_CLIENT_NOTIFIED: "Сообщили время подъезда",
+  AWAITING_CLIENT_NOTIFIED: "Сообщили о подъезде машины",
+  ORDER_ON_RADIO: "В эфире",
+  NO_REPLY: "Клиент не отвечает",
+  CANCELLED_BY_CLIENT: "Клиент отменил заказ",
+  PREORDER_FREE: "Предварительный свободный",
+  PREORDER_ATTACHED: "Предварительный закреплён",
+  PREORDER_ATTACHED_NOTIFIED: "Предварительный, клиенту сообщили",
+  PREORDER_CONFIRM_REQUESTED: "Предварительный, запрошено подтверждение",
+  PREORDER_CONFIRM_SUCCESSFUL: "Предварительный подтверждён",
+  PREORDER_CONFIRM_REJECTED: "Предварительный, подтверждение отклонено",
+  PREORDER_CONFIRM_TIMEOUT: "Предварительный, нет подтверждения",
+  PREORDER_CLIENT_CANCELLED: "Предварительный, клиент отказался",
+  ON_MODERATION: "На модерации",
+  AWAITING_PAYMENT: "Ожидает оплаты",
+  REJECTED_BY_DRIVER: "Водитель отказался",
+  AWAITING_COMPLETION: "Ожидает завершения",
+  DONE_REMOVED: "Снят с обработки",
+  DONE_NOT_PAID: "Клиент не оплатил",
+  DONE_NO_CARS: "Нет машин",
+  DONE_CALL_FAILED: "Не дозвонились до клиента",
+  DONE_CANCELLED: "Клиент отказался",
+  DONE_OPERATOR_REJECTED: "Отказ диспетчера",
+  DONE_DRIVER_REJECTED: "Водитель отказался от заказа",
+  DONE_SUCCESSFUL: "Заказ выполнен",
+};
+
+/** The original's name of a stored state (the stored text itself if it is not one of ours). */
+export function statusNameOf(state: string): string {
+  return isOrderState(state) ? STATUS_NAMES[state] : state;
+}
+
+/**
+ * The states an SMS tells the passenger of, and the state that records they
+ * were told (server/orders/client-notified.ts): 2 -> 10 and 3 -> 11.
+ */
+export const TOLD_BY_SMS = {
+  CONFIRMED: "CONFIRMED_CLIENT_NOTIFIED",
+  AWAITING_CLIENT: "AWAITING_CLIENT_NOTIFIED",
+} as const satisfies Partial<Record<OrderState, OrderState>>;
+
+export type ToldBySmsState = keyof typeof TOLD_BY_SMS;
+
+export function isToldBySms(state: OrderState): state is ToldBySmsState {
+  return Object.prototype.hasOwnProperty.call(TOLD_BY_SMS, state);
+}

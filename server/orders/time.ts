@@ -41,3 +41,21 @@ export function parseLocal(text: string, timeZone: string): Date | undefined {
   const first = guess - offsetMs(new Date(guess), timeZone);
   return new Date(guess - offsetMs(new Date(first), timeZone));
 }
+
+/**
+ * The `time` parameter of creation (1.4.4, before pre_order_time): a full
+ * "YYYY-MM-DD HH:MM[:SS]", or only "HH:MM[:SS]", the next such wall-clock
+ * time in the city (today, or tomorrow when it has passed).
+ */
+export function parseOrderTime(text: string, timeZone: string, now = new Date()): Date | undefined {
+  const full = parseLocal(text, timeZone);
+  if (full) return full;
+  const m = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(text.trim());
+  if (!m || Number(m[1]) > 23 || Number(m[2]) > 59 || Number(m[3] ?? 0) > 59) return undefined;
+  const today = formatLocal(now, timeZone).slice(0, 10);
+  const clock = `${m[1]!.padStart(2, "0")}:${m[2]}:${m[3] ?? "00"}`;
+  const at = parseLocal(`${today} ${clock}`, timeZone);
+  if (!at || at.getTime() > now.getTime()) return at;
+  const tomorrow = formatLocal(new Date(at.getTime() + 36 * 3_600_000), timeZone).slice(0, 10);
+  return parseLocal(`${tomorrow} ${clock}`, timeZone);
+}

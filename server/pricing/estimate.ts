@@ -38,6 +38,8 @@ export interface EstimateInput {
   routeSeconds?: number;
   /** Parameter name of the points, for errors. */
   pointsParam?: string;
+  /** Per point, the names of the parameters its street and house came from (src_street, ...), for errors. */
+  pointParams?: Array<{ street: string; house: string } | undefined>;
 }
 
 export interface Estimate {
@@ -161,12 +163,19 @@ export async function estimatePrice(db: DbOrTx, input: EstimateInput): Promise<E
   if (input.points.length === 0) throw new ValidationError("MISSING_PARAMETER", { parameter: pointsParam });
   if (input.points.length > 20) throw new ValidationError("BAD_PARAMETER", { parameter: pointsParam, expected: "at most 20 points" });
 
-  const pickup = await resolveAddress(db, input.points[0]!, { cityId: input.cityId, streetParam: pointsParam, houseParam: pointsParam });
+  // A street without a known house is priced at the street's own point (approximate).
+  const resolveOptions = (i: number, cityId: number | undefined) => ({
+    cityId,
+    streetParam: input.pointParams?.[i]?.street ?? pointsParam,
+    houseParam: input.pointParams?.[i]?.house ?? pointsParam,
+    streetPointForHouse: true,
+  });
+  const pickup = await resolveAddress(db, input.points[0]!, resolveOptions(0, input.cityId));
   const cityId = input.cityId ?? pickup.cityId ?? undefined;
   const service = await resolveService(db, input.serviceId, cityId);
   const points = [pickup];
-  for (const point of input.points.slice(1)) {
-    points.push(await resolveAddress(db, point, { cityId: service.cityId, streetParam: pointsParam, houseParam: pointsParam }));
+  for (const [i, point] of input.points.entries()) {
+    if (i > 0) points.push(await resolveAddress(db, point, resolveOptions(i, service.cityId)));
   }
   const phone = input.phone ? normalizePhone(input.phone) : undefined;
   if (input.phone && !phone) throw new ValidationError("BAD_PARAMETER", { parameter: "phone", expected: "phone number" });

@@ -52,10 +52,21 @@ function sign(body: string): string {
   return createHmac("sha256", signingKey.key).update(body).digest("base64url");
 }
 
+/**
+ * The longest token order creation accepts, and so the longest the estimate
+ * issues: room for 20 points with long Cyrillic names, entrances and
+ * apartments (a realistic worst case is under 30,000 characters). Tokens are
+ * sent in the form body (256 KiB), never in a URL.
+ */
+export const MAX_PRICE_TOKEN_LENGTH = 65_536;
+
 export function issuePriceToken(claims: Omit<PriceToken, "jti" | "exp">, ttlSeconds: number, now = Date.now()): string {
   const token: PriceToken = { ...claims, jti: randomUUID(), exp: Math.floor(now / 1000) + ttlSeconds };
   const body = Buffer.from(JSON.stringify(token), "utf8").toString("base64url");
-  return `${body}.${sign(body)}`;
+  const signed = `${body}.${sign(body)}`;
+  // Only addresses far beyond any real one get here (each field is cut to 200 characters).
+  if (signed.length > MAX_PRICE_TOKEN_LENGTH) throw new PricingError("BAD_PARAMETER", { parameter: "way_points", expected: "shorter addresses" });
+  return signed;
 }
 
 /** The claims of a genuine, unexpired token; PricingError otherwise. */

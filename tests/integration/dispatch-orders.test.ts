@@ -56,6 +56,18 @@ describe("order creation, address form", () => {
     expect(read.start_time).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
   });
 
+  it("takes the 1.4.4 time parameter (a datetime, or a clock time: the next one) and apartment as well as appartment", async () => {
+    const full = await create({ phone: PHONE, street: "ул. Ленина", house: "5", moderation_required: "no", time: "2031-05-04 10:30:00" });
+    expect((await info(full.uuid)).start_time).toBe("2031-05-04 10:30:00");
+    const clock = await create({ phone: PHONE, street: "ул. Ленина", house: "5", moderation_required: "no", time: "23:59", apartment: "17" });
+    const read = await info(clock.uuid);
+    expect(read.status).toBe(50);
+    expect(read.start_time).toMatch(/^\d{4}-\d{2}-\d{2} 23:59:00$/);
+    const bad = await apiPost("order", { phone: PHONE, street: "ул. Ленина", house: "5", time: "25:99" });
+    expect(bad.error?.code).toBe("BAD_PARAMETER");
+    expect(bad.error?.message).toContain("time");
+  });
+
   it("needs no house for a public place", async () => {
     const places = await apiGet<{ streets: string[] }>("streets", { pattern: "аэропорт" });
     const place = places.response.streets[0];
@@ -194,7 +206,7 @@ describe("price estimate and order from token", () => {
     expect(broken.error?.message).toContain("way_points");
     const wrongShape = await apiGet("order/pre_cost", { way_points: JSON.stringify({ street: "x" }) });
     expect(wrongShape.error?.code).toBe("BAD_PARAMETER");
-    const badExtras = await apiGet("order/pre_cost", { src_street: "ул. Ленина", src_house: "2", extras: "[1,2]" });
+    const badExtras = await apiGet("order/pre_cost", { src_street: "ул. Ленина", src_house: "2", extras: "{1: 2" });
     expect(badExtras.error?.code).toBe("BAD_PARAMETER");
     expect(badExtras.error?.message).toContain("extras");
     const none = await apiGet("order/pre_cost", {});
@@ -203,11 +215,85 @@ describe("price estimate and order from token", () => {
   });
 });
 
+describe("estimates from what chat users type", () => {
+  const lenina = { street: "ул. Ленина", house: "2" };
+  const far = { latitude: 55.8, longitude: 37.7 };
+
+  it("prices a street with a skipped or unknown house at the street's own point, approximately", async () => {
+    for (const house of ["", null, "99999"]) {
+      const est = await estimate({ way_points: JSON.stringify([{ street: "ул. Ленина", house }, far]), distance: 9000, route_time: 900 });
+      expect(est.approximate, `house ${String(house)}`).toBe(true);
+      expect(Number(est.amount)).toBeGreaterThan(0);
+      expect(est.token.length).toBeGreaterThan(0);
+    }
+    const flat = await estimate({ src_street: "ул. Ленина", src_house: "", dst_street: "ул. Ленина", dst_house: "2" });
+    expect(flat.approximate).toBe(true);
+    // and the order made from it keeps the street
+    const order = await create({ token: (await estimate({ src_street: "ул. Ленина", dst_lat: 55.8, dst_lon: 37.7, phone: "+998919800555" })).token, moderation_required: "no" });
+    expect((await info(order.uuid)).status).toBe(9);
+  });
+
+  it("names the parameter the client sent in an error", async () => {
+    const flat = await apiGet("order/pre_cost", { src_street: "ул. Несуществующая", src_house: "1", dst_lat: 55.8, dst_lon: 37.7 });
+    expect(flat.error?.code).toBe("ADDRESS_NOT_FOUND");
+    expect(flat.error?.message).toContain("src_street");
+    expect(flat.error?.message).not.toContain("way_points");
+    const dst = await apiGet("order/pre_cost", { src_street: "ул. Ленина", src_house: "2", dst_street: "ул. Несуществующая" });
+    expect(dst.error?.message).toContain("dst_street");
+    const inList = await apiGet("order/pre_cost", { way_points: JSON.stringify([lenina, { street: "ул. Несуществующая" }]) });
+    expect(inList.error?.message).toContain("way_points");
+  });
+
+  it("reads empty strings in way_points as absent, and decimal commas as points", async () => {
+    const empty = await estimate({ way_points: JSON.stringify([lenina, { street: "", house: "", latitude: "55,8", longitude: "37,7", region_id: "" }]) });
+    const plain = await estimate({ way_points: JSON.stringify([lenina, far]) });
+    expect(empty.amount).toBe(plain.amount);
+    expect(empty.route.points[1]).toEqual([55.8, 37.7]);
+    // "" coordinates are absent, not 0,0 (a trip to the Gulf of Guinea): a point with nothing else is missing
+    const nothing = await apiGet("order/pre_cost", { way_points: JSON.stringify([lenina, { latitude: "", longitude: "" }]) });
+    expect(nothing.error?.code).toBe("MISSING_PARAMETER");
+  });
+
+  it("takes extras as [], an array of ids, the creation form and the JSON object", async () => {
+    const list = await apiGet<{ extras: Array<{ id: number; allow_multiple: boolean }> }>("extras", { service_id: 1 });
+    const extra = list.response.extras.find((e) => e.allow_multiple)!;
+    const points = JSON.stringify([lenina, far]);
+    const base = { way_points: points, distance: 10000, route_time: 1200 };
+    const none = await estimate({ ...base, extras: "[]" });
+    expect(none.amount).toBe((await estimate(base)).amount);
+    const once = [JSON.stringify([extra.id]), JSON.stringify([String(extra.id)]), `${extra.id}`, JSON.stringify({ [extra.id]: 1 })];
+    const amounts = await Promise.all(once.map(async (extras) => (await estimate({ ...base, extras })).amount));
+    expect(new Set(amounts).size).toBe(1);
+    expect(Number(amounts[0])).toBeGreaterThan(Number(none.amount));
+    const twice = await estimate({ ...base, extras: `${extra.id}*2` });
+    expect(twice.amount).toBe((await estimate({ ...base, extras: JSON.stringify({ [extra.id]: 2 }) })).amount);
+  });
+
+  it("takes decimals in distance and route_time, long card numbers, true/false and ids with spaces", async () => {
+    const est = await estimate({ way_points: JSON.stringify([lenina, far]), distance: "12000.6", route_time: "1499,5", customer_card_number: "4111 1111 1111 1111 111", use_bonuses: "false", service_id: " 1 " });
+    expect(est.distance).toBe(12.001);
+    expect(est.route_time).toBe(1500);
+    expect(est.service_id).toBe(1);
+    const order = await create({ token: est.token, phone: PHONE, need_notify: "true", moderation_required: "false" });
+    expect((await info(order.uuid)).status).toBe(9);
+  });
+
+  it("issues tokens the server accepts back, whatever the length of the route", async () => {
+    // 20 points with long Cyrillic names (as long as a URL carries: the estimate is a GET)
+    const long = "улица Героев Советского Союза имени Трудового Знамени".slice(0, 60);
+    const points = Array.from({ length: 20 }, (_, i) => ({ name: `${long} ${i}`, street: i === 0 ? "ул. Ленина" : "", house: i === 0 ? "2" : "", latitude: 55.75 + i / 1000, longitude: 37.6 }));
+    const est = await estimate({ way_points: JSON.stringify(points), phone: PHONE });
+    expect(est.token.length).toBeGreaterThan(4000);
+    const order = await create({ token: est.token, moderation_required: "no" });
+    expect((await info(order.uuid)).status).toBe(9);
+  });
+});
+
 describe("status and cancellation", () => {
   it("moves only as the state machine allows and names both states when refused", async () => {
     const order = await create({ phone: PHONE, street: "ул. Ленина", house: "2", moderation_required: "no", driver_id: "102" });
     const confirmed = await apiPost<{ code: number; name: string }>("order/status", { uuid: order.uuid, code: 2 });
-    expect(confirmed.response).toEqual({ code: 2, name: "CONFIRMED" });
+    expect(confirmed.response).toEqual({ code: 2, name: "Водитель принял заказ", state: "CONFIRMED" });
     const refused = await apiPost("order/status", { uuid: order.uuid, code: 91 });
     expect(refused.status).toBe("DONE"); // CONFIRMED -> DONE_REMOVED (91) is allowed: any NOT_DONE may be removed
     const after = await apiPost("order/status", { uuid: order.uuid, code: 4 });
@@ -217,11 +303,24 @@ describe("status and cancellation", () => {
   });
 
   it("checks the stored state with check=yes, and reads it back", async () => {
-    const order = await create({ phone: PHONE, street: "ул. Ленина", house: "2", moderation_required: "no", driver_id: "103" });
+    // need_notify=no: no SMS, so no automatic move to 10 (client told) under the read
+    const order = await create({ phone: PHONE, street: "ул. Ленина", house: "2", moderation_required: "no", driver_id: "103", need_notify: "no" });
     const set = await apiPost<{ code: number; name: string }>("order/status", { uuid: order.uuid, code: 2, check: "yes" });
     expect(set.response.code).toBe(2);
     const read = await apiGet<{ code: number; name: string }>("order/status", { uuid: order.uuid });
-    expect(read.response).toMatchObject({ code: 2, name: "CONFIRMED" });
+    expect(read.response).toMatchObject({ code: 2, name: "Водитель принял заказ", state: "CONFIRMED" });
+  });
+
+  it("moves a status set through the API on to 10 once the passenger's SMS went, and names it as the original", async () => {
+    const order = await create({ phone: PHONE, street: "ул. Ленина", house: "2", moderation_required: "no", driver_id: "104" });
+    expect((await apiPost("order/status", { uuid: order.uuid, code: 2 })).status).toBe("DONE");
+    // the SMS leaves through the outbox: wait for its effect, bounded by the test's timeout
+    let status = await apiGet<{ code: number; name: string }>("order/status", { uuid: order.uuid });
+    while (status.response.code === 2) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      status = await apiGet<{ code: number; name: string }>("order/status", { uuid: order.uuid });
+    }
+    expect(status.response).toMatchObject({ code: 10, name: "Сообщили время подъезда", state: "CONFIRMED_CLIENT_NOTIFIED" });
   });
 
   it("refuses unknown codes and orders", async () => {

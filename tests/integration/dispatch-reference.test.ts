@@ -47,6 +47,8 @@ describe("reference data", () => {
     const byPoint = await apiGet<{ id: number }>("region_by_coord", { lat: 55.75, lon: 37.62 });
     expect(byPoint.status).toBe("DONE");
     expect((await apiGet("region_by_coord", { lat: 10, lon: 10 })).error?.code).toBe("NOT_FOUND");
+    // a city_id left over from another call does not hide the region
+    expect((await apiGet<{ id: number }>("region_by_coord", { lat: 55.75, lon: 37.62, city_id: 999 })).response.id).toBe(byPoint.response.id);
     const bad = await apiGet("region_by_coord", { lat: "north", lon: 37 });
     expect(bad.error?.code).toBe("BAD_PARAMETER");
     expect(bad.error?.message).toContain("lat");
@@ -99,8 +101,25 @@ describe("bonuses and balances", () => {
   it("counts a client's bonuses by phone", async () => {
     const reply = await apiGet<{ phone: string; bonus: number }>("client/bonus/count", { phone: "89161234567" });
     expect(reply.status).toBe("DONE");
-    expect(reply.response.phone).toBe("89161234567");
+    expect(reply.response.phone).toBe("+79161234567"); // as stored, with the plus
     expect(reply.response.bonus).toBeGreaterThanOrEqual(0);
+  });
+
+  it("matches a client's bonuses and the blacklist whatever form of the phone is sent", async () => {
+    const order = await apiPost<{ uuid: string }>("order", { phone: "+998 90 111-22-33", street: "ул. Ленина", house: "2" });
+    expect(order.status).toBe("DONE");
+    expect((await apiPost("order/status", { uuid: order.response.uuid, code: 100 })).status).toBe("DONE");
+    const counts = await Promise.all(
+      ["+998901112233", "998901112233", "00998901112233", "+998 (90) 111 22 33"].map(async (phone) => (await apiGet<{ phone: string; bonus: number }>("client/bonus/count", { phone })).response),
+    );
+    expect(counts[0]!.bonus).toBeGreaterThan(0);
+    for (const c of counts) expect(c).toEqual({ phone: "+998901112233", bonus: counts[0]!.bonus });
+    // the demo's blacklisted number, in the forms people write it
+    for (const phone of ["+79990000000", "89990000000", "8 (999) 000-00-00", "79990000000"]) {
+      expect((await apiPost("order", { phone, street: "ул. Ленина", house: "2" })).error?.code, phone).toBe("BLACKLISTED");
+    }
+    // a Belarusian number dialled at home is not a Russian one
+    expect((await apiGet<{ phone: string }>("client/bonus/count", { phone: "8 029 123 45 67" })).response.phone).toBe("+375291234567");
   });
 
   it("applies a driver payment once per txn_id", async () => {
@@ -136,11 +155,35 @@ describe("bonuses and balances", () => {
 });
 
 describe("streets: city_id is any string", () => {
-  it("takes a city's name, and refuses an id out of range clearly", async () => {
+  it("takes a city's name; a city we do not know has no streets", async () => {
     const byName = await apiGet<{ streets: string[] }>("streets", { pattern: "лен", city_id: "Москва" });
     expect(byName.response.streets).toContain("ул. Ленина");
-    const huge = await apiGet("streets", { pattern: "\\", city_id: "16960492742844813467587546846102327415428430377404321457801379704071862372209" });
-    expect(huge.error?.code).toBe("BAD_PARAMETER");
-    expect(huge.error?.message).toContain("city_id");
+    for (const city_id of ["16960492742844813467587546846102327415428430377404321457801379704071862372209", "99999", "Атлантида"]) {
+      const unknown = await apiGet<{ streets: string[] }>("streets", { pattern: "лен", city_id });
+      expect(unknown.status).toBe("DONE");
+      expect(unknown.response.streets).toEqual([]);
+      const whole = await apiGet<{ streets: string[] }>("streets", { city_id });
+      expect(whole.response.streets).toEqual([]);
+    }
+  });
+});
+
+describe("streets: the whole list without a pattern (the chat bots' nightly download)", () => {
+  it("lists every street and public place of the city, more than a search returns, in a stable order", async () => {
+    const cities = await apiGet<{ services: Array<{ city_id: number }> }>("services");
+    const cityId = cities.response.services[0]!.city_id;
+    const whole = await apiGet<{ streets: string[] }>("streets", { city_id: cityId });
+    expect(whole.status).toBe("DONE");
+    expect(whole.response.streets.length).toBeGreaterThan(50);
+    expect(new Set(whole.response.streets).size).toBe(whole.response.streets.length);
+    // everything a search finds is in the list
+    const found = await apiGet<{ streets: string[] }>("streets", { city_id: cityId, pattern: "л", limit: 200 });
+    for (const name of found.response.streets) expect(whole.response.streets).toContain(name);
+    // an empty pattern is no pattern
+    expect((await apiGet<{ streets: string[] }>("streets", { city_id: cityId, pattern: "" })).response.streets).toEqual(whole.response.streets);
+    expect((await apiGet<{ streets: string[] }>("streets", { city_id: cityId })).response.streets).toEqual(whole.response.streets);
+    // all cities without city_id
+    const all = await apiGet<{ streets: string[] }>("streets");
+    expect(all.response.streets.length).toBeGreaterThanOrEqual(whole.response.streets.length);
   });
 });

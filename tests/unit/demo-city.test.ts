@@ -303,7 +303,7 @@ describe("demo city: seeded", () => {
     expect(byState("BUSY")).toBeGreaterThan(byState("OFFLINE"));
     expect(byState("OFFLINE")).toBeGreaterThan(0);
     for (const d of drivers) {
-      expect(d.phone).toMatch(/^79\d{9}$/);
+      expect(d.phone).toMatch(/^\+79\d{9}$/);
       expect(d.firstName).not.toBe("");
       expect(d.car).not.toBeNull();
       expect(d.car!.regNumber).toMatch(/^[АВЕКМНОРСТУХ]\d{3}[АВЕКМНОРСТУХ]{2}\d{2,3}$/);
@@ -347,7 +347,7 @@ describe("demo city: seeded", () => {
     expect(clients.length).toBeGreaterThanOrEqual(40);
     expect(clients.some((c) => c.bonus > 0)).toBe(true);
     for (const c of clients) {
-      expect(c.phone).toMatch(/^79\d{9}$/);
+      expect(c.phone).toMatch(/^\+79\d{9}$/);
       let sum = 0;
       for (const entry of c.bonusLog) {
         sum += entry.amount;
@@ -358,8 +358,8 @@ describe("demo city: seeded", () => {
     }
     const blacklist = await prisma.blacklistedPhone.findMany();
     expect(blacklist).toHaveLength(1);
-    expect(blacklist[0]).toMatchObject({ phone: "79990000000", reason: "Ложные вызовы" });
-    expect(clients.some((c) => c.phone === "79990000000")).toBe(false);
+    expect(blacklist[0]).toMatchObject({ phone: "+79990000000", reason: "Ложные вызовы" });
+    expect(clients.some((c) => c.phone === "+79990000000")).toBe(false);
   });
 
   it("has the exchange's car classes and options and nothing else of the exchange", async () => {
@@ -393,7 +393,7 @@ describe("demo city: seeded", () => {
       expect(isOrderState(o.state)).toBe(true);
       const state = o.state as OrderState;
       expect(o.statusCode).toBe(ORDER_STATES[state]);
-      expect(o.phone).toMatch(/^79\d{9}$/);
+      expect(o.phone).toMatch(/^\+79\d{9}$/);
       expect(o.amount).toBeGreaterThan(0);
       expect(o.distance).toBeGreaterThan(0);
       expect(o.createdAt.getTime()).toBeLessThanOrEqual(now);

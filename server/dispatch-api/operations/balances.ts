@@ -23,7 +23,8 @@ export const bonusCountOperation = defineOperation({
     const phone = normalizePhone(input.phone);
     if (!phone) throw new ValidationError("BAD_PARAMETER", { parameter: "phone", expected: "phone number" });
     const client = await ctx.db.client.findUnique({ where: { phone }, select: { bonus: true } });
-    return { phone: input.phone, bonus: client?.bonus ?? 0 };
+    // the phone as stored (E.164, with the plus), whatever form was asked for
+    return { phone, bonus: client?.bonus ?? 0 };
   },
 });
 

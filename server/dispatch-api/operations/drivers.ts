@@ -10,15 +10,19 @@ import { DRIVER_HOLDING_STATES } from "../../orders/states";
 // states are our constants, written into the statement.)
 const DRIVER_POSITION: PreparedStatement = {
   name: "dispatch_driver_position",
-  sql: `SELECT d.lat, d.lon, d.speed, d.bearing, d.region_id, d.city_id,
+  // A driver who never reported a position stands at the city's centre
+  // (position_known false): clients do float(lat) and would crash on null.
+  sql: `SELECT COALESCE(d.lat, c.lat) AS lat, COALESCE(d.lon, c.lon) AS lon, d.lat IS NOT NULL AND d.lon IS NOT NULL AS known,
+               d.speed, d.bearing, d.region_id, d.city_id,
                (SELECT o.id FROM orders o
                  WHERE o.driver_id = d.id AND o.state IN (${DRIVER_HOLDING_STATES.map((state) => `'${state}'`).join(", ")})
                  ORDER BY o.id DESC LIMIT 1) AS order_id
-          FROM driver d WHERE d.call_sign = $1`,
+          FROM driver d JOIN city c ON c.id = d.city_id WHERE d.call_sign = $1`,
 };
 interface DriverPositionRow {
-  lat: number | null;
-  lon: number | null;
+  lat: number;
+  lon: number;
+  known: boolean;
   speed: number;
   bearing: number;
   region_id: number | null;
@@ -85,8 +89,10 @@ export const driverPositionOperation = defineOperation({
   when: (params) => params.has("code"),
   input: z.object({ code: p.string(50) }),
   output: z.object({
-    lat: z.number().nullable(),
-    lon: z.number().nullable(),
+    lat: z.number(),
+    lon: z.number(),
+    /** false: the driver has reported no position yet, and lat/lon are the city's centre */
+    position_known: z.boolean(),
     speed: z.number(),
     bearing: z.number(),
     order_id: z.number().int().nullable(),
@@ -99,6 +105,7 @@ export const driverPositionOperation = defineOperation({
     return {
       lat: driver.lat,
       lon: driver.lon,
+      position_known: driver.known,
       speed: driver.speed,
       bearing: driver.bearing,
       order_id: driver.order_id,

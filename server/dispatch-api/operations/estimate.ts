@@ -7,10 +7,18 @@ import { p } from "../params";
 import { ValidationError } from "../../errors";
 import { estimatePrice } from "../../pricing/estimate";
 import { parseLocal } from "../../orders/time";
+import { parseExtras } from "../extras";
 import type { AddressInput } from "../../geo/address";
 
-const text = z.union([z.string(), z.number()]).transform(String);
-const coordinate = z.union([z.number(), z.string().regex(/^[+-]?\d+(\.\d+)?$/).transform(Number)]);
+// Inside way_points chat bots send what their users typed: an empty string
+// is absent (as for the flat parameters), and a decimal comma is a point.
+const blank = z.string().trim().length(0).transform(() => undefined);
+const text = z.union([blank, z.string(), z.number()]).transform((v) => (v === undefined ? undefined : String(v)));
+const coordinate = z.union([
+  z.number(),
+  blank,
+  z.string().trim().regex(/^[+-]?(\d+([.,]\d*)?|[.,]\d+)$/).transform((s) => Number(s.replace(",", "."))),
+]);
 const estimatePoint = z.object({
   name: text.nullish(),
   street: text.nullish(),
@@ -22,7 +30,8 @@ const estimatePoint = z.object({
   entrance: text.nullish(),
   floor: text.nullish(),
   apartment: text.nullish(),
-  region_id: z.union([z.number().int().positive(), z.string().regex(/^\d+$/).transform(Number)]).nullish(),
+  appartment: text.nullish(),
+  region_id: z.union([z.number().int().positive(), blank, z.string().trim().regex(/^\d{1,9}$/).transform(Number)]).nullish(),
 });
 
 function toAddress(point: z.infer<typeof estimatePoint>, param: string): AddressInput {
@@ -40,7 +49,7 @@ function toAddress(point: z.infer<typeof estimatePoint>, param: string): Address
     lon,
     entrance: clean(point.entrance),
     floor: clean(point.floor),
-    apartment: clean(point.apartment),
+    apartment: clean(point.apartment ?? point.appartment),
     regionId: point.region_id ?? undefined,
   };
 }
@@ -54,6 +63,7 @@ const endFields = (prefix: "src" | "dst") => ({
   [`${prefix}_entrance`]: p.string(50).optional(),
   [`${prefix}_floor`]: p.string(50).optional(),
   [`${prefix}_apartment`]: p.string(50).optional(),
+  [`${prefix}_appartment`]: p.string(50).optional(),
   [`${prefix}_region_id`]: p.natural().optional(),
 });
 
@@ -62,15 +72,17 @@ const estimateInput = z.object({
   way_points: p.json().optional(),
   service_id: p.natural().optional(),
   pre_order_time_utc: p.datetime().optional(),
-  extras: p.json().optional(),
+  extras: p.string(2000).optional(),
   use_bonuses: p.yesNo().optional(),
-  route_time: p.natural().optional(),
-  distance: p.natural().optional(),
+  // natural numbers in the reference; routing services give decimals: rounded
+  route_time: p.float(0, 10_000_000).transform(Math.round).optional(),
+  distance: p.float(0, 100_000_000).transform(Math.round).optional(),
   queue_id: p.natural().optional(),
   rate_id: p.natural().optional(),
   customer_id: p.natural().optional(),
   customer_card_id: p.natural().optional(),
-  customer_card_number: p.natural().optional(),
+  // a payment card's number: up to 19 digits, more than a natural number holds
+  customer_card_number: p.cardNumber().optional(),
   ...endFields("src"),
   ...endFields("dst"),
 });
@@ -87,7 +99,7 @@ function endPoint(input: EstimateParams, prefix: "src" | "dst"): AddressInput | 
     lon: get("lon") as number | undefined,
     entrance: get("entrance") as string | undefined,
     floor: get("floor") as string | undefined,
-    apartment: get("apartment") as string | undefined,
+    apartment: (get("apartment") ?? get("appartment")) as string | undefined,
     regionId: get("region_id") as number | undefined,
   };
   return Object.values(point).some((v) => v !== undefined) ? point : undefined;
@@ -100,16 +112,19 @@ function extend(base: AddressInput, extra: AddressInput): AddressInput {
   return out;
 }
 
-// Schemas are built once, not per request (building one is most of zod's cost).
-const extrasObject = z.record(z.string().regex(/^\d{1,9}$/), z.union([z.number().int().min(0).max(20), z.string().regex(/^\d{1,2}$/).transform(Number)]));
+// Built once, not per request (building a schema is most of zod's cost).
 const estimatePoints = z.array(estimatePoint).max(20);
 
-function parseExtrasObject(value: unknown) {
-  const parsed = extrasObject.safeParse(value);
-  if (!parsed.success) throw new ValidationError("BAD_PARAMETER", { parameter: "extras", expected: 'a JSON object of extra id to count, e.g. {"3": 1}' });
-  return Object.entries(parsed.data)
-    .filter(([, count]) => count > 0)
-    .map(([id, count]) => ({ id: Number(id), count }));
+/** The parameters a point's street and house came from, so that an error names what the client sent. */
+type PointParams = { street: string; house: string };
+const WAY_POINT: PointParams = { street: "way_points", house: "way_points" };
+
+function endParams(input: EstimateParams, prefix: "src" | "dst", base: PointParams | undefined): PointParams {
+  const given = (name: string) => (input as Record<string, unknown>)[`${prefix}_${name}`] !== undefined;
+  return {
+    street: given("street") || !base ? `${prefix}_street` : base.street,
+    house: given("house") || given("street") || !base ? `${prefix}_house` : base.house,
+  };
 }
 
 export const estimateOperation = defineOperation({
@@ -135,17 +150,28 @@ export const estimateOperation = defineOperation({
   }),
   handle: async (input, ctx) => {
     let points: AddressInput[] = [];
+    let params: PointParams[] = [];
     if (input.way_points !== undefined) {
       const parsed = estimatePoints.safeParse(input.way_points);
       if (!parsed.success) {
         throw new ValidationError("BAD_PARAMETER", { parameter: "way_points", expected: "a JSON array of address points" });
       }
       points = parsed.data.map((pt) => toAddress(pt, "way_points"));
+      params = points.map(() => WAY_POINT);
     }
     const src = endPoint(input, "src");
     const dst = endPoint(input, "dst");
-    if (src) points = points.length ? [extend(points[0]!, src), ...points.slice(1)] : [src];
-    if (dst) points = points.length >= 2 ? [...points.slice(0, -1), extend(points.at(-1)!, dst)] : [...points, dst];
+    if (src) {
+      const named = endParams(input, "src", points.length ? params[0] : undefined);
+      points = points.length ? [extend(points[0]!, src), ...points.slice(1)] : [src];
+      params = params.length ? [named, ...params.slice(1)] : [named];
+    }
+    if (dst) {
+      const extendsLast = points.length >= 2;
+      const named = endParams(input, "dst", extendsLast ? params.at(-1) : undefined);
+      points = extendsLast ? [...points.slice(0, -1), extend(points.at(-1)!, dst)] : [...points, dst];
+      params = extendsLast ? [...params.slice(0, -1), named] : [...params, named];
+    }
     if (points.length === 0) throw new ValidationError("MISSING_PARAMETER", { parameter: "way_points" });
 
     const preOrderTime = input.pre_order_time_utc ? parseLocal(input.pre_order_time_utc, "UTC") : undefined;
@@ -156,11 +182,12 @@ export const estimateOperation = defineOperation({
       rateId: input.rate_id,
       phone: input.phone,
       customerId: input.customer_id,
-      extras: input.extras !== undefined ? parseExtrasObject(input.extras) : [],
+      extras: input.extras !== undefined ? parseExtras(input.extras) : [],
       useBonuses: input.use_bonuses,
       preOrderTime,
       distanceMetres: input.distance,
       routeSeconds: input.route_time,
+      pointParams: params,
     });
     const km = Math.round(estimate.distanceMetres) / 1000;
     const b = estimate.breakdown;

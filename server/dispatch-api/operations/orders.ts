@@ -6,45 +6,14 @@ import { ValidationError } from "../../errors";
 import { createOrder, createOrderFromToken } from "../../orders/create-order";
 import { moveOrder } from "../../orders/move-order";
 import { orderInformation } from "../../orders/read-order";
-import { parseLocal } from "../../orders/time";
-import { STATE_TITLES, stateOfCode, codeOf, isOrderState } from "../../orders/states";
+import { parseLocal, parseOrderTime } from "../../orders/time";
+import { STATE_TITLES, STATUS_NAMES, stateOfCode, codeOf, isOrderState, statusNameOf } from "../../orders/states";
 import { roublesToKopecks } from "../../balances/money";
 import type { Actor } from "../../actor";
-import type { ExtraRequest } from "../../pricing/estimate";
+import { parseExtras } from "../extras";
+import { MAX_PRICE_TOKEN_LENGTH } from "../../pricing/token";
 
 const actorOf = (ctx: DispatchContext): Actor => ({ type: "API_KEY", id: ctx.apiKey ? String(ctx.apiKey.id) : null });
-
-/**
- * "3*1,7*2" or "3,7" (count 1); also the estimate's JSON object form
- * {"3": 1}, which clients that reuse one parameter set send here too.
- */
-// Built once, not per request.
-const extrasObject = z.record(z.string().regex(/^\d{1,9}$/), z.coerce.number().int().min(0).max(20));
-
-export function parseExtrasList(text: string, param = "extras"): ExtraRequest[] {
-  if (text.trim().startsWith("{")) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new ValidationError("BAD_PARAMETER", { parameter: param, expected: "extra_id*count items separated by commas" });
-    }
-    const entries = extrasObject.safeParse(parsed);
-    if (!entries.success) throw new ValidationError("BAD_PARAMETER", { parameter: param, expected: "extra_id*count items separated by commas" });
-    return Object.entries(entries.data)
-      .filter(([, count]) => count > 0)
-      .map(([id, count]) => ({ id: Number(id), count }));
-  }
-  return text
-    .split(",")
-    .map((item) => item.trim())
-    .filter(Boolean)
-    .map((item) => {
-      const m = /^(\d{1,9})(?:\s*\*\s*(\d{1,3}))?$/.exec(item);
-      if (!m) throw new ValidationError("BAD_PARAMETER", { parameter: param, expected: "extra_id*count items separated by commas" });
-      return { id: Number(m[1]), count: m[2] ? Number(m[2]) : 1 };
-    });
-}
 
 const orderWayPoint = z.object({
   street: z.string().min(1).max(200),
@@ -70,11 +39,14 @@ async function cityTimeZone(ctx: DispatchContext, serviceId: number | undefined)
 }
 
 const createInput = z.object({
-  token: p.string(4000).optional(),
+  // never shorter than the longest token the estimate issues
+  token: p.string(MAX_PRICE_TOKEN_LENGTH).optional(),
   phone: p.phone().optional(),
   street: p.string(200).optional(),
   house: p.string(50).optional(),
   appartment: p.string(50).optional(),
+  // the reference's spelling is appartment; the address point's is apartment
+  apartment: p.string(50).optional(),
   entrance: p.string(50).optional(),
   dst: p.string(500).optional(),
   comment: p.string(2000).optional(),
@@ -86,6 +58,8 @@ const createInput = z.object({
   driver_id: p.string(50).optional(),
   amount: p.float(0, 10_000_000).optional(),
   pre_order_time: p.datetime().optional(),
+  /** 1.4.4: the order's time, "YYYY-MM-DD HH:MM:SS" or "HH:MM" (pre_order_time wins when both are sent) */
+  time: z.string().trim().regex(/^(\d{4}-\d{2}-\d{2}[ T])?\d{1,2}:\d{2}(:\d{2})?$/, "datetime YYYY-MM-DD HH:MM:SS or HH:MM").optional(),
   need_notify: p.yesNo().optional(),
   dst_street: p.string(200).optional(),
   dst_house: p.string(50).optional(),
@@ -116,19 +90,25 @@ export const createOrderOperation = defineOperation({
       clientName: input.name,
       customerId: input.customer_id,
     };
-    const extras = input.extras !== undefined ? parseExtrasList(input.extras) : undefined;
+    const extras = input.extras !== undefined ? parseExtras(input.extras) : undefined;
     const created = input.token
       ? await createOrderFromToken(ctx.db, { ...common, token: input.token, phone: input.phone, serviceId: input.service_id, extras }, actorOf(ctx))
       : await (async () => {
           if (!input.phone) throw new ValidationError("MISSING_PARAMETER", { parameter: "phone" });
           if (!input.street) throw new ValidationError("MISSING_PARAMETER", { parameter: "street" });
-          const preOrderTime = input.pre_order_time ? parseLocal(input.pre_order_time, await cityTimeZone(ctx, input.service_id)) : undefined;
+          const timeZone = input.pre_order_time || input.time ? await cityTimeZone(ctx, input.service_id) : "UTC";
+          const preOrderTime = input.pre_order_time
+            ? parseLocal(input.pre_order_time, timeZone)
+            : input.time
+              ? parseOrderTime(input.time, timeZone)
+              : undefined;
+          if (input.time && !input.pre_order_time && !preOrderTime) throw new ValidationError("BAD_PARAMETER", { parameter: "time", expected: "datetime YYYY-MM-DD HH:MM:SS or HH:MM" });
           return createOrder(
             ctx.db,
             {
               ...common,
               phone: input.phone,
-              pickup: { street: input.street, house: input.house, lat: input.lat, lon: input.lon, apartment: input.appartment, entrance: input.entrance, regionId: input.region_id },
+              pickup: { street: input.street, house: input.house, lat: input.lat, lon: input.lon, apartment: input.appartment ?? input.apartment, entrance: input.entrance, regionId: input.region_id },
               destinationLine: input.dst,
               destination: input.dst_street || input.dst_lat !== undefined ? { street: input.dst_street, house: input.dst_house, lat: input.dst_lat, lon: input.dst_lon } : undefined,
               wayPoints: input.way_points !== undefined ? parseOrderWayPoints(input.way_points) : undefined,
@@ -187,7 +167,8 @@ export const cancelOrderOperation = defineOperation({
   },
 });
 
-const statusReply = z.object({ code: z.number().int(), name: z.string() });
+/** `name` is the original's Russian name of the status; `state` our identifier of it. */
+const statusReply = z.object({ code: z.number().int(), name: z.string(), state: z.string() });
 
 export const setStatusOperation = defineOperation({
   method: "POST",
@@ -202,9 +183,9 @@ export const setStatusOperation = defineOperation({
     const moved = await moveOrder(ctx.db, { uuid: input.uuid.toLowerCase(), to, actor: actorOf(ctx), reason: "set through the API" });
     if (input.check) {
       const stored = await ctx.db.order.findUniqueOrThrow({ where: { id: moved.id }, select: { state: true, statusCode: true } });
-      return { code: stored.statusCode, name: stored.state };
+      return { code: stored.statusCode, name: statusNameOf(stored.state), state: stored.state };
     }
-    return { code: codeOf(moved.to), name: moved.to };
+    return { code: codeOf(moved.to), name: STATUS_NAMES[moved.to], state: moved.to };
   },
 });
 
@@ -218,6 +199,6 @@ export const getStatusOperation = defineOperation({
   handle: async (input, ctx) => {
     const order = await ctx.db.order.findUnique({ where: { uuid: input.uuid.toLowerCase() }, select: { state: true, statusCode: true } });
     if (!order) throw new ValidationError("NOT_FOUND", { what: "Order", id: input.uuid });
-    return { code: order.statusCode, name: order.state, title: isOrderState(order.state) ? STATE_TITLES[order.state][ctx.language] : order.state };
+    return { code: order.statusCode, name: statusNameOf(order.state), state: order.state, title: isOrderState(order.state) ? STATE_TITLES[order.state][ctx.language] : order.state };
   },
 });

@@ -2,10 +2,11 @@
 import { z } from "zod";
 import { defineOperation } from "../define";
 import { p } from "../params";
-import { GeoError, ValidationError } from "../../errors";
+import { GeoError } from "../../errors";
 import { resolveAddress } from "../../geo/address";
 import { regionAt } from "../../geo/regions";
-import { searchStreets } from "../../geo/streets";
+import { allStreetNames, searchStreets } from "../../geo/streets";
+import { reference } from "../../reference/cache";
 import { kopecksToRoubles } from "../../balances/money";
 
 export const servicesOperation = defineOperation({
@@ -68,7 +69,9 @@ export const regionByCoordOperation = defineOperation({
   input: z.object({ lat: p.latitude(), lon: p.longitude(), city_id: p.natural().optional() }),
   output: region,
   handle: async (input, ctx) => {
-    const found = await regionAt(ctx.db, input.lat, input.lon, input.city_id);
+    // Clients reuse one parameter set: a city_id left from another call must
+    // not hide the region the point is in.
+    const found = (await regionAt(ctx.db, input.lat, input.lon, input.city_id)) ?? (input.city_id !== undefined ? await regionAt(ctx.db, input.lat, input.lon) : undefined);
     if (!found) throw new GeoError("NOT_FOUND", { what: "Region", id: `${input.lat}, ${input.lon}` });
     return { id: found.id, name: found.name };
   },
@@ -130,28 +133,27 @@ export const ratesOperation = defineOperation({
 export const streetsOperation = defineOperation({
   method: "GET",
   path: "streets",
-  summary: "Streets and public places whose words begin with the pattern",
+  summary: "Streets and public places whose words begin with the pattern; without a pattern, every one of the city (or of all cities)",
   auth: true,
-  input: z.object({ pattern: p.string(100), city_id: p.string(100).optional(), limit: p.natural().optional() }),
+  input: z.object({ pattern: p.string(100).optional(), city_id: p.string(100).optional(), limit: p.natural().optional() }),
   output: z.object({ streets: z.array(z.string()) }),
   handle: async (input, ctx) => {
     let cityId: number | undefined;
     if (input.city_id !== undefined) {
-      // Described as "any string": an id, or a city's name.
-      if (/^\d+$/.test(input.city_id)) {
-        cityId = Number(input.city_id);
-        if (!Number.isSafeInteger(cityId) || cityId > 2_147_483_647) {
-          throw new ValidationError("BAD_PARAMETER", { parameter: "city_id", expected: "a city id or name" });
-        }
-      } else {
-        const city = await ctx.db.city.findFirst({
-          where: { OR: [{ name: { equals: input.city_id, mode: "insensitive" } }, { nameEn: { equals: input.city_id, mode: "insensitive" } }] },
-          select: { id: true },
-        });
-        if (!city) throw new ValidationError("BAD_PARAMETER", { parameter: "city_id", expected: "a city id or name" });
-        cityId = city.id;
-      }
+      // Described as "any string": an id, or a city's name. A city we do not
+      // know has no streets: an empty list, not an error (bots download the
+      // list of every city they were configured with, some long gone).
+      const city = /^\d+$/.test(input.city_id)
+        ? (await reference(ctx.db)).cities.get(Number(input.city_id))
+        : await ctx.db.city.findFirst({
+            where: { OR: [{ name: { equals: input.city_id, mode: "insensitive" } }, { nameEn: { equals: input.city_id, mode: "insensitive" } }] },
+            select: { id: true },
+          });
+      if (!city) return { streets: [] };
+      cityId = city.id;
     }
+    // No pattern (the bots' nightly download): the whole list, from the index in memory.
+    if (input.pattern === undefined) return { streets: [...(await allStreetNames(ctx.db, cityId))] };
     const found = await searchStreets(ctx.db, { pattern: input.pattern, cityId, limit: input.limit ?? 50 });
     // Two cities may have a street of one name: list the name once.
     return { streets: [...new Set(found.map((s) => s.fullName))] };

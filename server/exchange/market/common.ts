@@ -5,7 +5,7 @@ import type { Db, Tx } from "../../db";
 import { ExchangeError } from "../../errors";
 import { publish } from "../../events/bus";
 import type { Prisma } from "../../generated/prisma/client";
-import { wakeOutbox } from "../../notifications/worker";
+import { wakeOutbox } from "../../notifications/wake";
 import { canMove, codeOf, isDone, isOrderState, type OrderState } from "../../orders/states";
 import { forbidden, gone } from "../errors";
 

@@ -19,7 +19,7 @@ import { ExchangeError } from "../../errors";
 import { publish } from "../../events/bus";
 import { Prisma } from "../../generated/prisma/client";
 import { enqueue } from "../../notifications/outbox";
-import { wakeOutbox } from "../../notifications/worker";
+import { wakeOutbox } from "../../notifications/wake";
 import { moveOrderInTx, publishMoves, type MovedOrder } from "../../orders/move-order";
 import { DRIVER_HOLDING_STATES, canMove, codeOf, isDone, isOrderState, stateOfCode, type OrderState } from "../../orders/states";
 import { gone, missing } from "../errors";

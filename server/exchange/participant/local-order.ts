@@ -2,6 +2,7 @@
 // local order with, the local copy of an order the exchange offers us
 // (source EXCHANGE, among the free orders), our drivers as the reference's
 // Driver and Executor, our services.
+import { normalizePhone } from "../../orders/phone";
 import { randomUUID } from "node:crypto";
 import type { DbOrTx, Tx } from "../../db";
 import type { Prisma } from "../../generated/prisma/client";
@@ -123,7 +124,8 @@ export function localFields(attributes: Record<string, unknown>) {
   ];
   const fare = num(attributes.fare);
   return {
-    phone: str(client.phone).slice(0, 32),
+    // stored like every passenger's phone (E.164), so the blacklist and history match it
+    phone: normalizePhone(str(client.phone)) ?? str(client.phone).slice(0, 32),
     clientName: str(client.name).slice(0, 200),
     street: str(from.street).slice(0, 300),
     house: str(from.house).slice(0, 50),

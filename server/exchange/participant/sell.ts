@@ -9,7 +9,7 @@ import { connection, type Db, type Tx } from "../../db";
 import { ExchangeError } from "../../errors";
 import { Prisma } from "../../generated/prisma/client";
 import { log } from "../../log";
-import { wakeOutbox } from "../../notifications/worker";
+import { wakeOutbox } from "../../notifications/wake";
 import { lockOrder } from "../../orders/move-order";
 import { FREE_STATES, isOrderState } from "../../orders/states";
 import { enqueueCall, requireSettings } from "./client";

@@ -280,16 +280,16 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-export const BLACKLISTED_PHONE = "79990000000";
+export const BLACKLISTED_PHONE = "+79990000000";
 
-/** Unique phones "79XXXXXXXXX" across the whole city. */
+/** Unique phones "+79XXXXXXXXX" (E.164, as stored) across the whole city. */
 class PhoneBook {
   private readonly used = new Set<string>([BLACKLISTED_PHONE]);
   private static readonly CODES = ["03", "05", "06", "09", "15", "16", "17", "25", "26", "36", "55", "60", "62", "63", "65", "67", "68", "77", "85", "91", "99"];
 
   next(rng: Rng): string {
     for (;;) {
-      const phone = `79${rng.pick(PhoneBook.CODES)}${rng.digits(7)}`;
+      const phone = `+79${rng.pick(PhoneBook.CODES)}${rng.digits(7)}`;
       if (!this.used.has(phone)) {
         this.used.add(phone);
         return phone;
