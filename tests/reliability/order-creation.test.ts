@@ -107,14 +107,14 @@ describe("order creation in one statement", () => {
           history: { select: { fromState: true, toState: true, toCode: true, actorType: true, actorId: true, reason: true } },
         },
       });
-      expect(order).toMatchObject({ state: "SENT_TO_DRIVER", statusCode: 1, phone: "79165554433", clientName: "Анна", street: "ул. Ленина", house: "2", dstStreet: "ул. Ленина", dstHouse: "4", comment: "у второго подъезда", apiKeyId: made.keyId, source: "API" });
+      expect(order).toMatchObject({ state: "SENT_TO_DRIVER", statusCode: 1, phone: "+79165554433", clientName: "Анна", street: "ул. Ленина", house: "2", dstStreet: "ул. Ленина", dstHouse: "4", comment: "у второго подъезда", apiKeyId: made.keyId, source: "API" });
       expect(order.dstLat).not.toBeNull();
       expect(order.amount).toBeGreaterThan(0);
       expect(order.wayPoints).toHaveLength(2);
       expect(Math.abs(order.createdAt.getTime() - Date.now())).toBeLessThan(10 * 60_000);
       expect(order.updatedAt.getTime()).toBe(order.createdAt.getTime());
       expect(order.driver).toMatchObject({ callSign: "104", state: "BUSY" });
-      expect(order.client).toEqual({ phone: "79165554433", name: "Анна" });
+      expect(order.client).toEqual({ phone: "+79165554433", name: "Анна" });
       const wantExtras = made.extras.map((e, i) => ({ extraId: e.id, count: i === 0 ? 2 : 1, price: e.price })).sort((a, b) => a.extraId - b.extraId);
       expect(order.extras).toEqual(wantExtras);
       expect(order.history).toEqual([{ fromState: null, toState: "SENT_TO_DRIVER", toCode: 1, actorType: "API_KEY", actorId: String(made.keyId), reason: "created" }]);
@@ -126,12 +126,13 @@ describe("order creation in one statement", () => {
       const listed = await query<{ n: number }>(`SELECT (SELECT count(*) FROM client WHERE phone = $1)::int + (SELECT count(*) FROM orders WHERE phone = $1)::int AS n`, [BLACKLISTED_PHONE]);
       expect(listed[0]!.n).toBe(0);
 
-      const byToken = await query<{ uuid: string }>(`SELECT uuid::text AS uuid FROM orders WHERE price_token IS NOT NULL AND phone = '79167770011'`);
+      const byToken = await query<{ uuid: string }>(`SELECT uuid::text AS uuid FROM orders WHERE price_token IS NOT NULL AND phone = '+79167770011'`);
       expect(byToken.map((r) => r.uuid)).toEqual([made.tokenOrder]);
 
-      const clients = await query<{ id: number }>(`SELECT id FROM client WHERE phone = $1`, [concurrentPhone]);
+      // Phones are stored in E.164 (with the plus), whatever form the client sent.
+      const clients = await query<{ id: number }>(`SELECT id FROM client WHERE phone = $1`, [`+${concurrentPhone}`]);
       expect(clients).toHaveLength(1);
-      const orders = await query<{ uuid: string; client_id: number }>(`SELECT uuid::text AS uuid, client_id FROM orders WHERE phone = $1`, [concurrentPhone]);
+      const orders = await query<{ uuid: string; client_id: number }>(`SELECT uuid::text AS uuid, client_id FROM orders WHERE phone = $1`, [`+${concurrentPhone}`]);
       expect(orders.map((o) => o.uuid).sort()).toEqual([...made.concurrent].sort());
       for (const o of orders) expect(o.client_id).toBe(clients[0]!.id);
     });
