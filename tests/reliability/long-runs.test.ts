@@ -9,15 +9,13 @@
 // Surfaces: each dispatch API operation's parameters (query for GET, form
 // body for POST), each exchange operation's data fields and its drivers
 // filter, paths under every protocol, and the console's sign-in form.
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { OPERATIONS } from "@/server/dispatch-api/operations";
 import { EXCHANGE_OPERATIONS } from "@/server/exchange-api/operations";
-import { provisionParticipant } from "@/server/exchange/participants";
-import { hashSecret } from "@/server/exchange/sessions";
 import { startReceiver, type Receiver } from "../exchange-e2e/receiver";
 import type { TestDatabase } from "./support/db";
+import { addExchangeParticipants } from "./support/exchange";
 import { closeAgents, send, type RawRequest } from "./support/http";
 import { freshDatabase, startInstance, template, type AppInstance } from "./support/instance";
 
@@ -33,30 +31,13 @@ const FLOOR_MS = 300;
 let database: TestDatabase;
 let app: AppInstance;
 let receiver: Receiver;
-const exchangeToken = `xt_${randomBytes(32).toString("base64url")}`;
+let exchangeToken = "";
 
 beforeAll(async () => {
   receiver = await startReceiver();
   database = await freshDatabase();
   await database.use(async (prisma) => {
-    const made = await provisionParticipant(prisma, {
-      name: "Long runs",
-      email: "runs@example.test",
-      phone: "+7 900 000-00-01",
-      countryEn: "Russia",
-      countryRu: "Россия",
-      locationEn: "Moscow",
-      locationRu: "Москва",
-      lat: 55.75,
-      lon: 37.62,
-      commissionBp: null,
-      server: { url: receiver.url, address: "127.0.0.1" },
-      key: `xk_${randomBytes(18).toString("base64url")}`,
-      services: [{ externalId: 1, name: "Эконом", carClass: 1, executes: true }],
-      deposit: 1_000_000n,
-    });
-    const server = await prisma.exchangeServer.findFirstOrThrow({ where: { participantId: made.id }, select: { id: true } });
-    await prisma.exchangeSession.create({ data: { participantId: made.id, serverId: server.id, tokenHash: hashSecret(exchangeToken), lastUsedAt: new Date() } });
+    exchangeToken = (await addExchangeParticipants(prisma, ["Long runs"], receiver.url))[0]!.token;
   });
   app = await startInstance(database, { env: { RATE_LIMIT_PER_KEY: "0", RATE_LIMIT_PER_ADDRESS: "0" } });
 }, 300_000);
