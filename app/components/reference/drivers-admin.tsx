@@ -28,7 +28,7 @@ function DriverDialog({ driver, onClose }: { driver: DriverRow | null; onClose: 
   const [firstName, setFirstName] = useState(driver?.firstName ?? "");
   const [lastName, setLastName] = useState(driver?.lastName ?? "");
   const [middleName, setMiddleName] = useState(driver?.middleName ?? "");
-  const [phone, setPhone] = useState(driver?.phone ? `+${driver.phone}` : "");
+  const [phone, setPhone] = useState(driver?.phone ?? "");
   const [permit, setPermit] = useState(driver?.permitNumber ?? "");
   const [serviceIds, setServiceIds] = useState<number[]>(driver?.services.map((s) => s.serviceId) ?? []);
   const [hasCar, setHasCar] = useState(driver ? driver.car !== null : true);
