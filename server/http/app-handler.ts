@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CLIENT_ADDRESS_HEADER, clientAddress } from "./client-address";
 import { applyContentSecurityPolicy } from "./content-security";
+import { removeHeaders, setInternalHeader } from "./headers";
 import { limitNextBody } from "./next-guard";
 import { publicRoute } from "./public-routes";
 import { canonicalizeRequest } from "./request-target";
@@ -16,19 +17,9 @@ export type NextHandler = (req: IncomingMessage, res: ServerResponse) => unknown
 export const INTERNAL_HEADER_PREFIXES = ["x-panel-", "x-taxi-"] as const;
 
 export function stripInternalHeaders(req: IncomingMessage): void {
-  const internal = (name: string) => {
-    const lower = name.toLowerCase();
-    return INTERNAL_HEADER_PREFIXES.some((prefix) => lower.startsWith(prefix));
-  };
-  const raw = req.rawHeaders;
-  for (let i = raw.length - 2; i >= 0; i -= 2) if (internal(raw[i] ?? "")) raw.splice(i, 2);
-  for (const name of Object.keys(req.headers)) if (internal(name)) delete req.headers[name];
+  removeHeaders(req, (name) => INTERNAL_HEADER_PREFIXES.some((prefix) => name.startsWith(prefix)));
 }
 
-export function setInternalHeader(req: IncomingMessage, name: string, value: string): void {
-  req.headers[name] = value;
-  req.rawHeaders.push(name, value);
-}
 
 /** Hands a request to Next: body counted, client address from the socket, a CSP nonce for its scripts. */
 export function toNext(next: NextHandler, req: IncomingMessage, res: ServerResponse): unknown {

@@ -6,6 +6,7 @@
 // positions its panes with them; styles cannot run code).
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { removeHeaders, setInternalHeader } from "./headers";
 
 export function contentSecurityPolicy(nonce: string): string {
   return [
@@ -25,10 +26,8 @@ export function contentSecurityPolicy(nonce: string): string {
 /** Sets the policy with a new nonce on the request (for Next) and on the reply. */
 export function applyContentSecurityPolicy(req: IncomingMessage, res: ServerResponse): void {
   const policy = contentSecurityPolicy(randomBytes(16).toString("base64"));
-  for (const name of ["content-security-policy", "content-security-policy-report-only"]) delete req.headers[name];
-  const raw = req.rawHeaders;
-  for (let i = raw.length - 2; i >= 0; i -= 2) if ((raw[i] ?? "").toLowerCase().startsWith("content-security-policy")) raw.splice(i, 2);
-  req.headers["content-security-policy"] = policy;
-  raw.push("content-security-policy", policy);
+  // A policy the client sent would choose the nonce Next uses: replaced.
+  removeHeaders(req, (name) => name.startsWith("content-security-policy"));
+  setInternalHeader(req, "content-security-policy", policy);
   res.setHeader("content-security-policy", policy);
 }

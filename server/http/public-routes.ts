@@ -17,8 +17,6 @@ import { underPrefix, type RequestTarget } from "./request-target";
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 /** The protocols the custom server serves itself, by path prefix. */
-export const PROTOCOL_PREFIXES = ["/api", "/exchange", "/participant", "/driver-app"] as const;
-
 const protocols: Array<[prefix: string, handler: NodeHandler]> = [
   ["/api", toNodeHandler("/api", handleDispatchApi)],
   ["/exchange", toNodeHandler("/exchange", handleExchangeApi)],

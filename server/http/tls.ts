@@ -38,7 +38,8 @@ import { developmentTlsFiles, ensureDevelopmentTls } from "../certificates/dev-t
 import { trustAnchors, verifyClientChain } from "../certificates/verify";
 import { certificateToPem } from "../certificates/x509";
 import { PANEL_IDENTITY_HEADER, signPanelIdentity } from "../panel/identity";
-import { setInternalHeader, stripInternalHeaders, toNext } from "./app-handler";
+import { stripInternalHeaders, toNext } from "./app-handler";
+import { setInternalHeader } from "./headers";
 import { canonicalizeRequest, underPrefix, type RequestTarget } from "./request-target";
 import { panelDisabledPage, panelElsewherePage, panelNotFoundPage, refusalPage, requestLocale } from "../panel/refusal";
 

@@ -10,8 +10,6 @@ import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { appSecret } from "../auth/secret";
 
 export const PANEL_IDENTITY_HEADER = "x-panel-identity";
-/** Every header with this prefix is removed from incoming requests. */
-export const PANEL_HEADER_PREFIX = "x-panel-";
 export const MAX_AGE_MS = 30_000;
 
 export interface PanelIdentity {
