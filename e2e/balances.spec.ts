@@ -5,7 +5,7 @@
 import { test, expect, signIn } from "./support/fixtures";
 import { env, userOf } from "./support/env";
 import { signInApi, trpc } from "./support/console-api";
-import { formatKopecksExact } from "../server/console/balances-money";
+import { formatKopecksExact } from "../shared/money";
 
 interface Totals {
   drivers: { sum: bigint };

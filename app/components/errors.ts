@@ -1,7 +1,7 @@
 // What to tell the operator about a failed call: the server's readable
 // message (already in the console's language), or a network notice.
 import { TRPCClientError } from "@trpc/client";
-import type { ConsoleStrings } from "@/server/i18n/console";
+import type { ConsoleStrings } from "@/shared/i18n/console";
 
 export interface ClientErrorInfo {
   message: string;

@@ -4,8 +4,8 @@
 import type { ReactNode } from "react";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { consoleStrings } from "@/server/i18n/console";
-import type { UserRole } from "@/server/generated/prisma/enums";
+import { consoleStrings } from "@/shared/i18n/console";
+import type { UserRole } from "@/shared/roles";
 import { allowed, getConsoleUser, getLocale } from "./server-session";
 
 export async function RequireRoles({ roles, children }: { roles: UserRole[]; children: ReactNode }) {

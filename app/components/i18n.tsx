@@ -2,9 +2,10 @@
 // The console's language and formats: strings, money (kopecks to roubles),
 // dates and times in the city's time zone, phone numbers, state titles.
 import { createContext, useContext, useMemo, type ReactNode } from "react";
-import { consoleStrings, type ConsoleStrings } from "@/server/i18n/console";
-import { STATE_TITLES, isOrderState } from "@/server/orders/states";
-import { formatPhone } from "@/server/orders/phone-format";
+import { consoleStrings, type ConsoleStrings } from "@/shared/i18n/console";
+import { STATE_TITLES, isOrderState } from "@/shared/orders/states";
+import { formatPhone } from "@/shared/phone-format";
+import { formatKopecks } from "@/shared/money";
 
 export type Locale = "ru" | "en";
 
@@ -31,7 +32,6 @@ const Context = createContext<I18n | null>(null);
 
 export function makeFormats(locale: Locale, timeZone: string): Formats {
   const tag = locale === "ru" ? "ru-RU" : "en-GB";
-  const money = new Intl.NumberFormat(tag, { style: "currency", currency: "RUB", currencyDisplay: "narrowSymbol", minimumFractionDigits: 0, maximumFractionDigits: 2 });
   const dateTime = new Intl.DateTimeFormat(tag, { timeZone, day: "2-digit", month: "2-digit", year: "numeric", hour: "2-digit", minute: "2-digit" });
   const dayTime = new Intl.DateTimeFormat(tag, { timeZone, day: "2-digit", month: "short", hour: "2-digit", minute: "2-digit" });
   const time = new Intl.DateTimeFormat(tag, { timeZone, hour: "2-digit", minute: "2-digit" });
@@ -39,7 +39,7 @@ export function makeFormats(locale: Locale, timeZone: string): Formats {
   const num = new Intl.NumberFormat(tag, { maximumFractionDigits: 1 });
   const rel = new Intl.RelativeTimeFormat(tag, { numeric: "auto", style: "short" });
   return {
-    money: (k) => (k === null || k === undefined ? "—" : money.format(Number(k) / 100)),
+    money: (k) => formatKopecks(k, locale, { wholeRoublesBare: true }),
     dateTime: (at) => (at ? dateTime.format(at) : "—"),
     time: (at) => (at ? time.format(at) : "—"),
     when: (at) => {

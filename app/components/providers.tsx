@@ -4,11 +4,11 @@
 // the live connection. A failed mutation always tells the operator.
 import { useState, type ReactNode } from "react";
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { TRPC_MAX_BATCH_SIZE } from "@/server/trpc/limits";
+import { TRPC_MAX_BATCH_SIZE } from "@/shared/trpc-limits";
 import { createTRPCClient, httpBatchLink, httpSubscriptionLink, isTRPCClientError, splitLink } from "@trpc/client";
 import superjson from "superjson";
 import type { AppRouter } from "@/server/trpc/root";
-import { consoleStrings } from "@/server/i18n/console";
+import { consoleStrings } from "@/shared/i18n/console";
 import { TRPCProvider } from "./trpc";
 import { I18nProvider, type Locale } from "./i18n";
 import { Toaster, toast } from "./toast";

@@ -1,8 +1,8 @@
 "use client";
 // The console's small building blocks: state badges, dialogs, empty states.
 import { useEffect, useRef, type ReactNode } from "react";
-import { groupOfState } from "@/server/console/board-filter";
-import { codeOf, isOrderState } from "@/server/orders/states";
+import { groupOfState } from "@/shared/orders/board-filter";
+import { codeOf, isOrderState } from "@/shared/orders/states";
 import { useI18n } from "./i18n";
 import { Icon } from "./icons";
 

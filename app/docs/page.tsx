@@ -6,7 +6,7 @@ import { ERROR_CODES } from "@/server/errors";
 import { errorMessage } from "@/server/i18n/errors";
 import { CALLBACK_PLACEHOLDERS } from "@/server/notifications/callback-template";
 import { MAX_ATTEMPTS } from "@/server/notifications/worker";
-import { ALL_STATES, STATE_TITLES, STATUS_NAMES, TOLD_BY_SMS, codeOf } from "@/server/orders/states";
+import { ALL_STATES, STATE_TITLES, STATUS_NAMES, TOLD_BY_SMS, codeOf } from "@/shared/orders/states";
 import { config, parseConfig } from "@/server/config";
 import styles from "./docs.module.css";
 

@@ -3,9 +3,9 @@
 // the "show more" link; the refusal card.
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { groupOfState } from "@/server/console/board-filter";
+import { groupOfState } from "@/shared/orders/board-filter";
 import type { ExchangeEntryKind, OutboxStatus } from "@/server/generated/prisma/enums";
-import { STATE_TITLES, isOrderState } from "@/server/orders/states";
+import { STATE_TITLES, isOrderState } from "@/shared/orders/states";
 import type { ConnectionState } from "@/server/panel/read-model";
 import { Icon, type IconName } from "@/app/components/icons";
 import type { PanelFormats } from "./format";

@@ -1,6 +1,6 @@
 // Finding orders on the board in tests.
 import type { Page, Locator } from "@playwright/test";
-import { formatPhone } from "../../server/orders/phone-format";
+import { formatPhone } from "../../shared/phone-format";
 
 export function phoneText(phone: string): string {
   return formatPhone(phone);

@@ -1,13 +1,9 @@
 // The console's language: a cookie the operator sets with the switch,
 // else the configured LANGUAGE (Russian by default).
 import { config } from "../config";
+import { parseLocale, type Locale } from "../../shared/locale";
 
-export type Locale = "ru" | "en";
-export const LOCALE_COOKIE = "locale";
-
-export function parseLocale(value: string | undefined | null): Locale | undefined {
-  return value === "ru" || value === "en" ? value : undefined;
-}
+export { LOCALE_COOKIE, parseLocale, type Locale } from "../../shared/locale";
 
 export function defaultLocale(): Locale {
   try {

@@ -7,18 +7,14 @@ import type { Db } from "../db";
 import { config } from "../config";
 import { ValidationError } from "../errors";
 import { parsePolygon, type LatLon } from "../geo/polygon";
-import { GROUP_STATES } from "./board-filter";
-import { DRIVER_HOLDING_STATES, NOT_DONE_STATES, type OrderState } from "../orders/states";
+import { DRIVER_APPROACHING_STATES, DRIVER_HOLDING_STATES, NOT_DONE_STATES, WAITING_STATES } from "../orders/states";
 import { routeThrough } from "../routing/routes";
 import { cityRoads } from "../routing/graph-cache";
 import { streetPolylines } from "../routing/street-lines";
 import { CLASS_INDEX } from "../routing/speeds";
 
-/** A car on its way to the pickup: its route there is drawn with the order's. */
-const APPROACHING: readonly OrderState[] = ["SENT_TO_DRIVER", "CONFIRMED", "RECEIVED_BY_DRIVER", "CONFIRMED_CLIENT_NOTIFIED", "BOUND"];
-
 /** Orders waiting for a car: the board's "free" group. */
-const WAITING = [...(GROUP_STATES.free ?? [])];
+const WAITING = [...WAITING_STATES];
 
 export interface MapBounds {
   minLat: number;
@@ -271,7 +267,7 @@ export async function orderRoute(db: Db, orderId: number) {
   const trip = points.length >= 2 ? await routeThrough(db, order.cityId, points) : undefined;
   const driver = order.driver;
   const approach =
-    driver && driver.lat !== null && driver.lon !== null && points[0] && (APPROACHING as readonly string[]).includes(order.state)
+    driver && driver.lat !== null && driver.lon !== null && points[0] && (DRIVER_APPROACHING_STATES as readonly string[]).includes(order.state)
       ? await routeThrough(db, order.cityId, [{ lat: driver.lat, lon: driver.lon }, points[0]])
       : undefined;
   return {
@@ -313,7 +309,7 @@ export async function mapDriverCard(db: Db, driverId: number) {
     take: 5,
     select: { id: true, state: true, street: true, house: true, dst: true, dstStreet: true, dstHouse: true, amount: true, preOrderTime: true, createdAt: true },
   });
-  const current = orders.find((o) => (DRIVER_HOLDING_STATES as string[]).includes(o.state)) ?? null;
+  const current = orders.find((o) => (DRIVER_HOLDING_STATES as readonly string[]).includes(o.state)) ?? null;
   const { shifts, services, ...rest } = driver;
   return {
     ...rest,

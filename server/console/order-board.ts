@@ -3,7 +3,7 @@
 // rows of given orders under the board's filter (for live patching).
 import type { Db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
-import { GROUP_STATES, groupOfState, type BoardGroup, type ParsedBoardFilter } from "./board-filter";
+import { GROUP_STATES, groupOfState, type BoardGroup, type ParsedBoardFilter } from "../../shared/orders/board-filter";
 import { isOrderState, NOT_DONE_STATES } from "../orders/states";
 import { escapeLike } from "../db/like";
 

@@ -18,7 +18,7 @@ import { normalizePhone } from "../orders/phone";
 import { DRIVER_HOLDING_STATES } from "../orders/states";
 import { forgetDriverKeys, issueDriverAppKey } from "../driver-app/keys";
 import { forgetBasemaps } from "./map";
-import { polygonProblem } from "./reference-admin-geometry";
+import { polygonProblem } from "../../shared/geometry/polygon";
 import { rateSelect } from "../pricing/rates";
 import { escapeLike } from "../db/like";
 

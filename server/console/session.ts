@@ -4,6 +4,7 @@
 import type { Db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import type { UserRole } from "../generated/prisma/enums";
+import type { UserRole as BrowserUserRole } from "../../shared/roles";
 import { SESSION_MAX_AGE_SECONDS } from "../auth/next-auth";
 
 export const consoleUserSelect = {
@@ -43,3 +44,7 @@ export async function resolveConsoleUser(db: Db, claims: SessionClaims | null): 
 export function hasAnyRole(user: Pick<ConsoleUser, "roles">, roles: readonly UserRole[]): boolean {
   return roles.some((role) => user.roles.includes(role));
 }
+
+// shared/roles.ts restates the database's roles for the browser: this line stops compiling if they drift.
+type SameUnion<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const ROLES_MATCH: SameUnion<UserRole, BrowserUserRole> = true;

@@ -9,7 +9,7 @@
 import { parsePhoneNumberFromString, type CountryCode, type PhoneNumber } from "libphonenumber-js/max";
 import { config } from "../config";
 
-export { formatPhone, internationalPhone } from "./phone-format";
+export { formatPhone, internationalPhone } from "../../shared/phone-format";
 
 /**
  * Countries whose people dial national numbers with a leading 8 (the former

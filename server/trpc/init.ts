@@ -13,7 +13,7 @@ import { z, ZodError } from "zod";
 import { db as defaultDb, type Db } from "../db";
 import { isDomainError, type DomainError, type ErrorCode } from "../errors";
 import { errorMessage } from "../i18n/errors";
-import { serverMessages, roleTitle } from "../i18n/console";
+import { serverMessages, roleTitle } from "../../shared/i18n/console";
 import { STATE_TITLES, isOrderState } from "../orders/states";
 import { writeAudit } from "../audit/write-audit";
 import { resolveConsoleUser, hasAnyRole, type ConsoleUser, type SessionClaims } from "../console/session";

@@ -3,7 +3,7 @@
 // new password. Every action is audited on the server.
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { UserRole } from "@/server/generated/prisma/enums";
+import { UserRole } from "@/shared/roles";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
 import { Icon } from "../icons";

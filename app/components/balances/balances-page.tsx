@@ -5,7 +5,7 @@
 // double submit (or a retry after a lost reply) applies once.
 import { useEffect, useMemo, useRef, useState } from "react";
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { formatKopecksExact, parseRoubles } from "@/server/console/balances-money";
+import { formatKopecksExact, parseRoubles } from "@/shared/money";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
 import { useLiveEvents } from "../live";

@@ -4,7 +4,9 @@
 // refuses stale saves, and the history of moves.
 import { useEffect, useMemo, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { codeOf, isDone, isOrderState, type OrderState } from "@/server/orders/states";
+import { codeOf, isDone, isOrderState, type OrderState } from "@/shared/orders/states";
+import { DISPATCHER_ASSIGNING_TARGETS } from "@/shared/orders/state-groups";
+import { parseRoubles } from "@/shared/money";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
 import { Icon } from "../icons";
@@ -17,7 +19,6 @@ import { useOrderActions } from "./use-order-actions";
 import type { OrderDetails } from "./types";
 
 /** Moves that hand the order to a driver: the panel asks which. */
-const DRIVER_TARGETS: OrderState[] = ["SENT_TO_DRIVER", "BOUND", "PREORDER_ATTACHED"];
 
 function line(...parts: Array<string | null | undefined>): string {
   return parts.filter((p) => p && p.trim()).join(", ");
@@ -213,7 +214,7 @@ function StatusChange({ order }: { order: OrderDetails }) {
   const [driver, setDriver] = useState<PickedDriver | null>(null);
   const [error, setError] = useState<string | null>(null);
   const targets = order.nextStates.filter(isOrderState);
-  const wantsDriver = to !== "" && DRIVER_TARGETS.includes(to);
+  const wantsDriver = to !== "" && DISPATCHER_ASSIGNING_TARGETS.includes(to);
   const submit = () => {
     if (!to) return setError(t.order.chooseTarget);
     if (wantsDriver && !driver && !order.driver) return setError(t.order.driverRequired);
@@ -297,11 +298,10 @@ function valuesOf(order: OrderDetails): EditValues {
   };
 }
 
+/** The typed fare in kopecks; empty: cleared (null); not an amount: unchanged (undefined). */
 function toKopecks(value: string): number | null | undefined {
-  const v = value.replace(/\s/g, "").replace(",", ".");
-  if (!v) return null;
-  const n = Number(v);
-  return Number.isFinite(n) && n >= 0 ? Math.round(n * 100) : undefined;
+  if (value.trim() === "") return null;
+  return parseRoubles(value) ?? undefined;
 }
 
 function EditOrder({ order }: { order: OrderDetails }) {

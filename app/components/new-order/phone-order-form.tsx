@@ -15,6 +15,7 @@ import { Kbd, PageHeader, isTyping } from "../ui";
 import { toast } from "../toast";
 import { errorInfo } from "../errors";
 import { StreetInput } from "./street-input";
+import { parseRoubles } from "@/shared/money";
 
 interface Address {
   street: string;
@@ -56,11 +57,9 @@ function digits(phone: string): string {
   return phone.replace(/\D/g, "");
 }
 
+/** The typed fare in kopecks; empty or not an amount: none (the estimate's price applies). */
 function toKopecks(value: string): number | undefined {
-  const v = value.replace(/\s/g, "").replace(",", ".");
-  if (!v) return undefined;
-  const n = Number(v);
-  return Number.isFinite(n) && n >= 0 ? Math.round(n * 100) : undefined;
+  return parseRoubles(value) ?? undefined;
 }
 
 function addressInput(a: Address) {

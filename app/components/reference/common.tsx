@@ -4,7 +4,7 @@
 // error line and checkbox fields.
 import { useEffect, type ReactNode } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { kopecksToInput, parseRoubles } from "@/server/console/balances-money";
+import { kopecksToInput, parseRoubles } from "@/shared/money";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
 

@@ -9,7 +9,7 @@
 import dynamic from "next/dynamic";
 import { useMemo, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { MAX_POLYGON_POINTS, parsePolygonText, polygonProblem, type PolygonProblem } from "@/server/console/reference-admin-geometry";
+import { MAX_POLYGON_POINTS, parsePolygonText, polygonProblem, type PolygonProblem } from "@/shared/geometry/polygon";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
 import { Icon } from "../icons";

@@ -7,7 +7,7 @@
 // trip has begun (IN_PROCESS, AWAITING_PAYMENT, AWAITING_COMPLETION).
 import type { Db } from "../../db";
 import { Prisma } from "../../generated/prisma/client";
-import type { OrderState } from "../../orders/states";
+import { TRIP_STARTED_STATES } from "../../orders/states";
 import { notAcceptable } from "../errors";
 import { notify, orderKey, type Notification } from "../notify";
 import type { ExchangeCaller } from "../sessions";
@@ -22,8 +22,6 @@ import {
   withdrawOffers,
 } from "./common";
 
-const TRIP_STARTED: OrderState[] = ["IN_PROCESS", "AWAITING_PAYMENT", "AWAITING_COMPLETION"];
-
 export async function rejectDriver(db: Db, caller: ExchangeCaller, input: { id: number; reason?: string }): Promise<{ id: number }> {
   const reason = (input.reason ?? "").slice(0, 500);
   const moved = await db.$transaction(async (tx) => {
@@ -31,7 +29,7 @@ export async function rejectDriver(db: Db, caller: ExchangeCaller, input: { id: 
     const role = roleOf(order, caller.participantId, ["seller", "executor"]);
     const removed = order.executorId;
     if (removed === null) throw notAcceptable(`order ${order.id} has no executor`);
-    if (TRIP_STARTED.includes(order.state)) throw notAcceptable(`the trip of order ${order.id} has begun (${order.state})`);
+    if (TRIP_STARTED_STATES.includes(order.state)) throw notAcceptable(`the trip of order ${order.id} has begun (${order.state})`);
     const moved = await moveExchangeOrder(tx, order, "FREE", {
       participantId: caller.participantId,
       reason: role === "executor" ? reason || "the executor refused" : "the seller removed the driver",

@@ -15,7 +15,7 @@
 // it is on offer to) is told `updated`.
 import type { Db } from "../../db";
 import type { Prisma } from "../../generated/prisma/client";
-import { DRIVER_HOLDING_STATES, FREE_STATES, canMove, codeOf, isDone, stateOfCode, type OrderState } from "../../orders/states";
+import { DRIVER_HOLDING_STATES, RELEASING_STATES, canMove, codeOf, isDone, stateOfCode, type OrderState } from "../../orders/states";
 import { changedFields, checkFieldChanges, fareKopecks, mergeAttributes, type UpdateAttributes } from "../attributes";
 import { badRequest, gone } from "../errors";
 import { notify, orderKey, type Notification } from "../notify";
@@ -47,8 +47,7 @@ function targetOf(order: ExchangeOrderRow, status: number | undefined): Target {
   if (!to) throw badRequest(`unknown status ${status}`, { parameter: "data.attributes.status" });
   if (to === order.state) return { kind: "none" };
   if (isDone(to)) return { kind: "end", to };
-  const freeing = FREE_STATES.includes(to) || to === "PREORDER_FREE";
-  if (freeing && order.executorId !== null) return { kind: "free" };
+  if (RELEASING_STATES.includes(to) && order.executorId !== null) return { kind: "free" };
   if (!canMove(order.state, to)) {
     throw badRequest(`the order cannot move from ${order.state} (${order.statusCode}) to ${to} (${status})`, {
       parameter: "data.attributes.status",

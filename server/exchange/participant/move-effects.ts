@@ -21,10 +21,8 @@
 import type { Tx } from "../../db";
 import { OrderError } from "../../errors";
 import type { MovedOrder } from "../../orders/move-order";
-import { DRIVER_HOLDING_STATES, FREE_STATES, codeOf, isDone, type OrderState } from "../../orders/states";
+import { DRIVER_HOLDING_STATES, RELEASING_STATES, codeOf, isDone } from "../../orders/states";
 import { enqueueCall, participantSettings } from "./client";
-
-const FREEING: OrderState[] = [...FREE_STATES, "PREORDER_FREE"];
 
 async function setLink(tx: Tx, orderId: number, data: { phase?: string; remoteState?: number }): Promise<void> {
   await tx.exchangeLink.update({ where: { orderId }, data, select: { orderId: true } });
@@ -57,7 +55,7 @@ export async function exchangeMoveEffects(tx: Tx, moved: MovedOrder): Promise<vo
     }
     if (!participantSettings() || !link.exchangeOrderId) return;
     const id = link.exchangeOrderId;
-    if (FREEING.includes(moved.to)) {
+    if (RELEASING_STATES.includes(moved.to)) {
       throw new OrderError("CONFLICT", { reason: "an exchange order is given back by moving it to DONE_DRIVER_REJECTED (99)" });
     }
     if (moved.to === "DONE_SUCCESSFUL") {
@@ -106,7 +104,7 @@ export async function exchangeMoveEffects(tx: Tx, moved: MovedOrder): Promise<vo
     await setLink(tx, moved.id, { phase: "CLOSED", remoteState: codeOf("DONE_REMOVED") });
     return;
   }
-  if (taken && FREEING.includes(moved.to)) {
+  if (taken && RELEASING_STATES.includes(moved.to)) {
     await enqueueCall(tx, moved.id, "order/rejectdriver", { id });
     await setLink(tx, moved.id, { phase: "ACCEPTED", remoteState: codeOf("FREE") });
     return;

@@ -6,8 +6,8 @@ import { TRPCError } from "@trpc/server";
 import { createTRPCRouter, protectedProcedure } from "../init";
 import { subscribe, type LiveEvent } from "../../events/bus";
 import { hasAnyRole, resolveConsoleUser, type ConsoleUser } from "../../console/session";
-import { serverMessages } from "../../i18n/console";
-import { MAX_LIVE_STREAMS_PER_USER } from "../limits";
+import { serverMessages } from "../../../shared/i18n/console";
+import { MAX_LIVE_STREAMS_PER_USER } from "../../../shared/trpc-limits";
 import type { UserRole } from "../../generated/prisma/enums";
 
 const RECHECK_MS = 30_000;

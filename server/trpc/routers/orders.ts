@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { createTRPCRouter, dispatcherProcedure } from "../init";
 import type { Actor } from "../../actor";
-import { boardFilterSchema, orderStateSchema } from "../../console/board-filter";
+import { boardFilterSchema, orderStateSchema } from "../../../shared/orders/board-filter";
 import { boardRowsByIds, countBoardGroups, listBoardOrders, listModerationQueue } from "../../console/order-board";
 import { getOrderDetails } from "../../console/order-details";
 import { editOrder } from "../../console/edit-order";

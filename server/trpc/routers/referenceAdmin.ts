@@ -26,7 +26,7 @@ import {
   streetDetails,
   issueDriverKey,
 } from "../../console/reference-admin";
-import { MAX_POLYGON_POINTS } from "../../console/reference-admin-geometry";
+import { MAX_POLYGON_POINTS } from "../../../shared/geometry/polygon";
 import { config } from "../../config";
 
 const id = z.number().int().positive();

@@ -2,7 +2,7 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { appRouter } from "@/server/trpc/root";
 import { createTrpcContext } from "@/server/trpc/context";
-import { TRPC_MAX_BATCH_SIZE } from "@/server/trpc/limits";
+import { TRPC_MAX_BATCH_SIZE } from "@/shared/trpc-limits";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 // Money as operators type it and read it: roubles with a comma or a dot and
 // spaces between thousands in, exact kopecks out; BigInt kopecks formatted
-// for the locale without going through a float. Shared by the console's
-// forms (browser) and its services (server): plain functions only.
+// for the locale without going through a float. The one parser and formatter
+// of amounts people type and read, for the browser and the server alike.
 
 /**
  * Kopecks of a rouble amount as typed ("1 500", "1500,5", "-20.05", "1 234 567,89"),
@@ -38,15 +38,38 @@ export function kopecksDecimal(kopecks: number | bigint): `${number}` {
   return `${negative ? "-" : ""}${abs / 100n}.${(abs % 100n).toString().padStart(2, "0")}` as `${number}`;
 }
 
+const formats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * Kopecks as money in the locale, exact (no float on the way): "1 234 567,89 ₽",
+ * or with `wholeRoublesBare` "1 500 ₽" for a whole amount (the console's tables).
+ */
+export function formatKopecks(
+  kopecks: number | bigint | null | undefined,
+  locale: "ru" | "en",
+  options: { currency?: string; wholeRoublesBare?: boolean } = {},
+): string {
+  if (kopecks === null || kopecks === undefined) return "—";
+  const currency = options.currency ?? "RUB";
+  const minimumFractionDigits = options.wholeRoublesBare ? 0 : 2;
+  const key = `${locale}|${currency}|${minimumFractionDigits}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale === "ru" ? "ru-RU" : "en-GB", {
+      style: "currency",
+      currency,
+      currencyDisplay: "narrowSymbol",
+      minimumFractionDigits,
+      maximumFractionDigits: 2,
+    });
+    formats.set(key, format);
+  }
+  // A fractional kopeck count (an average) cannot be exact anyway.
+  if (typeof kopecks === "number" && !Number.isInteger(kopecks)) return format.format(kopecks / 100);
+  return format.format(kopecksDecimal(kopecks));
+}
+
 /** BigInt (or number) kopecks as money in the locale, exact to the kopeck: "1 234 567,89 ₽". */
 export function formatKopecksExact(kopecks: number | bigint | null | undefined, locale: "ru" | "en", currency = "RUB"): string {
-  if (kopecks === null || kopecks === undefined) return "—";
-  const format = new Intl.NumberFormat(locale === "ru" ? "ru-RU" : "en-GB", {
-    style: "currency",
-    currency,
-    currencyDisplay: "narrowSymbol",
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  });
-  return format.format(kopecksDecimal(kopecks));
+  return formatKopecks(kopecks, locale, { currency });
 }

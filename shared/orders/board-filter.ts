@@ -1,20 +1,11 @@
 // The order board's filter: shared by the server (the query) and the console
 // (its controls), so it must stay free of server-only imports.
 import { z } from "zod";
-import {
-  ALL_STATES,
-  DONE_STATES,
-  DRIVER_HOLDING_STATES,
-  FREE_STATES,
-  NOT_DONE_STATES,
-  type OrderState,
-} from "../orders/states";
+import { ALL_STATES, DONE_STATES, NOT_DONE_STATES, type OrderState } from "./states";
+import { ADVANCE_STATES, DRIVER_HOLDING_STATES, WAITING_STATES } from "./state-groups";
 
 export const BOARD_GROUPS = ["active", "moderation", "free", "assigned", "preorders", "done", "all"] as const;
 export type BoardGroup = (typeof BOARD_GROUPS)[number];
-
-const PREORDER_STATES = ALL_STATES.filter((s) => s.startsWith("PREORDER_"));
-const WAITING_STATES: OrderState[] = [...FREE_STATES, "NOT_REGISTERED", "REJECTED_BY_DRIVER"];
 
 /** The states of each group; null: every state. */
 export const GROUP_STATES: Record<BoardGroup, readonly OrderState[] | null> = {
@@ -22,9 +13,9 @@ export const GROUP_STATES: Record<BoardGroup, readonly OrderState[] | null> = {
   moderation: ["ON_MODERATION"],
   free: WAITING_STATES,
   assigned: NOT_DONE_STATES.filter(
-    (s) => DRIVER_HOLDING_STATES.includes(s) || (!WAITING_STATES.includes(s) && !PREORDER_STATES.includes(s) && s !== "ON_MODERATION"),
+    (s) => DRIVER_HOLDING_STATES.includes(s) || (!WAITING_STATES.includes(s) && !ADVANCE_STATES.includes(s) && s !== "ON_MODERATION"),
   ),
-  preorders: PREORDER_STATES,
+  preorders: ADVANCE_STATES,
   done: DONE_STATES,
   all: null,
 };

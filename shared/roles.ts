@@ -1,0 +1,11 @@
+// The console's roles, for the browser. Prisma's enum (server/generated) is
+// the database's source; server/console/session.ts fails to compile if the
+// two ever differ.
+export const UserRole = {
+  ADMIN: "ADMIN",
+  DISPATCHER: "DISPATCHER",
+  ACCOUNTANT: "ACCOUNTANT",
+  EXCHANGE_OPERATOR: "EXCHANGE_OPERATOR",
+} as const;
+
+export type UserRole = (typeof UserRole)[keyof typeof UserRole];
