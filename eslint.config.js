@@ -1,6 +1,41 @@
 import js from "@eslint/js";
 import regexp from "eslint-plugin-regexp";
 import tseslint from "typescript-eslint";
+import layers from "./eslint/layers.js";
+
+// Rules that several blocks below share: a later block's setting of a rule
+// replaces an earlier one for the files both match, so each block that sets
+// no-restricted-imports / no-restricted-syntax repeats the shared entries.
+const OUTGOING_IMPORTS = [
+  { name: "undici", message: "Use sendOutgoing from server/http/outgoing.ts." },
+  { name: "node:https", importNames: ["request", "get"], message: "Use sendOutgoing from server/http/outgoing.ts." },
+];
+const LIKE_ESCAPE = {
+  selector: "Property[key.name=/^(contains|startsWith|endsWith)$/][value.type!='Literal'][value.callee.name!='escapeLike']",
+  message: "Prisma passes this to LIKE unescaped: wrap it in escapeLike (server/db/like.ts).",
+};
+
+// Protocol adapters (dispatch API, exchange API, participant API, the driver
+// app's routes, the console's tRPC routers) parse, call a service and shape
+// the reply: they hold no database access of their own. They may pass the
+// client (`db()`, `ctx.db`) to a service, never query through it.
+const ADAPTERS = ["server/dispatch-api/**", "server/exchange-api/**", "server/participant-api/**", "server/driver-app/api/**", "server/trpc/**"];
+const ADAPTER_IMPORTS = [
+  {
+    group: ["**/db/*", "**/generated/prisma/client", "**/generated/prisma/models", "**/generated/prisma/models/*", "**/generated/prisma/internal/*", "pg", "@electric-sql/pglite", "@prisma/*"],
+    message: "Protocol adapters hold no database access: call a domain service (server/<domain>/) instead.",
+  },
+];
+const ADAPTER_SYNTAX = [
+  {
+    selector: "MemberExpression[object.type='CallExpression'][object.callee.name='db']",
+    message: "Protocol adapters do not query: move this into a domain service and pass it db().",
+  },
+  {
+    selector: "MemberExpression[object.type='MemberExpression'][object.property.name=/^(db|tx)$/]",
+    message: "Protocol adapters do not query: move this into a domain service and pass it ctx.db.",
+  },
+];
 
 export default tseslint.config(
   { ignores: ["node_modules/", ".next/", ".next-*/", "server/generated/", "data/", "test-results/", "playwright-report/", "bench-results/", "next-env.d.ts", "public/"] },
@@ -15,7 +50,7 @@ export default tseslint.config(
   {
     // Regular expressions on request data must run in linear time: a pattern
     // that can backtrack super-linearly lets one long request block the event loop.
-    files: ["server/**/*.ts", "app/**/*.ts", "app/**/*.tsx"],
+    files: ["server/**/*.ts", "shared/**/*.ts", "app/**/*.ts", "app/**/*.tsx"],
     plugins: { regexp },
     rules: {
       "regexp/no-super-linear-backtracking": "error",
@@ -31,15 +66,7 @@ export default tseslint.config(
     ignores: ["server/http/outgoing.ts", "server/simulator/**"],
     rules: {
       "no-restricted-globals": ["error", { name: "fetch", message: "Use sendOutgoing from server/http/outgoing.ts (no redirects, address policy, size cap)." }],
-      "no-restricted-imports": [
-        "error",
-        {
-          paths: [
-            { name: "undici", message: "Use sendOutgoing from server/http/outgoing.ts." },
-            { name: "node:https", importNames: ["request", "get"], message: "Use sendOutgoing from server/http/outgoing.ts." },
-          ],
-        },
-      ],
+      "no-restricted-imports": ["error", { paths: OUTGOING_IMPORTS }],
     },
   },
   {
@@ -47,14 +74,44 @@ export default tseslint.config(
     files: ["server/**/*.ts"],
     ignores: ["server/generated/**"],
     rules: {
-      "no-restricted-syntax": [
+      "no-restricted-syntax": ["error", LIKE_ESCAPE],
+    },
+  },
+  {
+    files: ADAPTERS,
+    rules: {
+      "no-restricted-imports": ["error", { paths: OUTGOING_IMPORTS, patterns: ADAPTER_IMPORTS }],
+      "no-restricted-syntax": ["error", LIKE_ESCAPE, ...ADAPTER_SYNTAX],
+    },
+  },
+  {
+    // Browser-safe code shared by the console and the server: it imports
+    // nothing of the server's, of the app's, or of Node.
+    files: ["shared/**/*.ts", "shared/**/*.tsx"],
+    rules: {
+      "no-restricted-imports": [
         "error",
         {
-          selector: "Property[key.name=/^(contains|startsWith|endsWith)$/][value.type!='Literal'][value.callee.name!='escapeLike']",
-          message: "Prisma passes this to LIKE unescaped: wrap it in escapeLike (server/db/like.ts).",
+          patterns: [
+            { group: ["@/server/*", "**/server/*", "@/app/*", "**/app/*", "**/generated/*"], message: "shared/ is browser-safe: it imports nothing from server/ or app/." },
+            { group: ["node:*", "pg", "@prisma/*", "@electric-sql/*", "server-only", "next/*"], message: "shared/ is browser-safe and framework-free." },
+          ],
         },
       ],
     },
+  },
+  {
+    // Code that runs in the browser: "use client" files anywhere in app/, and
+    // every module of app/components but the two that only server components use.
+    files: ["app/**/*.ts", "app/**/*.tsx"],
+    plugins: { layers },
+    rules: { "layers/browser-imports": "error" },
+  },
+  {
+    files: ["app/components/**/*.ts", "app/components/**/*.tsx"],
+    ignores: ["app/components/server-session.ts", "app/components/guard.tsx"],
+    plugins: { layers },
+    rules: { "layers/browser-imports": ["error", { everyFile: true }] },
   },
   {
     // Leaflet's tooltips and popups take HTML: what they show goes through escapeHtml.

@@ -74,3 +74,9 @@ export async function listAssignableDrivers(db: Db, input: { serviceId?: number;
   // FREE before BUSY whatever the enum's sort order.
   return rows.sort((a, b) => Number(a.state !== "FREE") - Number(b.state !== "FREE"));
 }
+
+/** A driver's call sign by id, or null when there is no such driver. */
+export async function callSignOf(db: Db, driverId: number): Promise<string | null> {
+  const driver = await db.driver.findUnique({ where: { id: driverId }, select: { callSign: true } });
+  return driver?.callSign ?? null;
+}

@@ -95,3 +95,8 @@ export async function provisionParticipant(
     return { id: participant.id, key: issued.key };
   });
 }
+
+/** Enabled participants' ids and names by name (the console's pickers). */
+export function participantNames(db: DbOrTx) {
+  return db.exchangeParticipant.findMany({ where: { disabled: false }, select: { id: true, name: true }, orderBy: { name: "asc" } });
+}

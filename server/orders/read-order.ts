@@ -64,3 +64,13 @@ export async function orderInformation(db: DbOrTx, uuid: string, language: "ru" 
     phone: order.driver_phone ?? "",
   };
 }
+
+/** An order's stored state and status code by id (the order is known to exist). */
+export function orderStatusById(db: DbOrTx, id: number) {
+  return db.order.findUniqueOrThrow({ where: { id }, select: { state: true, statusCode: true } });
+}
+
+/** An order's stored state and status code by its uuid (any letter case), or null. */
+export function orderStatusByUuid(db: DbOrTx, uuid: string) {
+  return db.order.findUnique({ where: { uuid: uuid.toLowerCase() }, select: { state: true, statusCode: true } });
+}

@@ -11,6 +11,7 @@ import { z } from "zod";
 import { config } from "../config";
 import { db } from "../db";
 import { sellOrder } from "../exchange/participant/sell";
+import { controlOrderView, orderIdOfExchangeOrder } from "../exchange/participant/control-view";
 import { takeOffer } from "../exchange/participant/take";
 import { badRequest, notFound, unauthorized } from "../exchange/errors";
 import { jsonResponse, type ApiRequest, type ApiResponse } from "../http/types";
@@ -40,28 +41,10 @@ function stateOf(value: string | number): OrderState {
 async function orderView(query: URLSearchParams) {
   const id = query.get("id");
   const exchangeId = query.get("exchangeId");
-  const link = exchangeId ? await db().exchangeLink.findUnique({ where: { exchangeOrderId: exchangeId }, select: { orderId: true } }) : null;
-  const orderId = id && /^\d{1,9}$/.test(id) ? Number(id) : link?.orderId;
+  const linked = exchangeId ? await orderIdOfExchangeOrder(db(), exchangeId) : undefined;
+  const orderId = id && /^\d{1,9}$/.test(id) ? Number(id) : linked;
   if (orderId === undefined) throw notFound("Order", id ?? exchangeId ?? "");
-  const order = await db().order.findUnique({
-    where: { id: orderId },
-    select: {
-      id: true,
-      uuid: true,
-      state: true,
-      statusCode: true,
-      source: true,
-      driverId: true,
-      amount: true,
-      phone: true,
-      clientName: true,
-      comment: true,
-      dst: true,
-      cancelReason: true,
-      exchangeLink: true,
-      history: { select: { fromState: true, toState: true, actorType: true, reason: true }, orderBy: { id: "asc" } },
-    },
-  });
+  const order = await controlOrderView(db(), orderId);
   if (!order) throw notFound("Order", orderId);
   return order;
 }

@@ -15,7 +15,7 @@ import { isEmptyObject, readJsonBody, validate } from "../exchange-api/body";
 import { participantError, participantErrorReply } from "../exchange-api/reply";
 import { badRequest, gone, missing } from "../exchange/errors";
 import { INBOUND_SHAPES, receiveNotification, isInboundTopic } from "../exchange/participant/inbound";
-import { driverResource, DRIVER_SELECT, listServices } from "../exchange/participant/local-order";
+import { driverByCallSign, driverResource, listDriverResources, listServices } from "../exchange/participant/local-order";
 import { checkExchangeCaller } from "../exchange/participant/trust";
 import { holdsNul } from "../http/nul";
 import { jsonResponse, type ApiRequest, type ApiResponse } from "../http/types";
@@ -58,14 +58,8 @@ async function drivers(request: ApiRequest, body: Record<string, unknown> | unde
     params(request, body),
     "",
   );
-  const rows = await db().driver.findMany({
-    where: { active: true },
-    select: DRIVER_SELECT,
-    orderBy: { id: "asc" },
-    skip: input.skip ?? 0,
-    ...(input.all ? {} : { take: input.limit ?? DRIVERS_DEFAULT_LIMIT }),
-  });
-  return ok({ data: { drivers: rows.map(driverResource) } });
+  const drivers = await listDriverResources(db(), { skip: input.skip ?? 0, take: input.all ? undefined : (input.limit ?? DRIVERS_DEFAULT_LIMIT) });
+  return ok({ data: { drivers } });
 }
 
 async function driver(request: ApiRequest, body: Record<string, unknown> | undefined): Promise<ApiResponse> {
@@ -73,7 +67,7 @@ async function driver(request: ApiRequest, body: Record<string, unknown> | undef
   const raw = p.callsign ?? p.callSign;
   if (raw === undefined || raw === "") throw missing("callsign");
   const callSign = validate(z.union([z.string(), z.number()], "string").transform(String), raw, "callsign");
-  const row = await db().driver.findUnique({ where: { callSign }, select: DRIVER_SELECT });
+  const row = await driverByCallSign(db(), callSign);
   if (!row || !row.active) throw gone(`no driver with the call sign ${callSign}`);
   const resource = driverResource(row);
   return ok({ data: { driver: resource, drivers: [resource] } });

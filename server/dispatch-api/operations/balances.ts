@@ -7,6 +7,7 @@ import { applyDriverPayment, driverBalance } from "../../balances/driver-balance
 import { applyCustomerPayment, customerBalance } from "../../balances/customer-balance";
 import { kopecksToRoubles, roublesToKopecks } from "../../balances/money";
 import { normalizePhone } from "../../orders/phone";
+import { clientBonus } from "../../bonuses/client-bonus";
 import type { Actor } from "../../actor";
 
 const actorOf = (ctx: DispatchContext): Actor => ({ type: "API_KEY", id: ctx.apiKey ? String(ctx.apiKey.id) : null });
@@ -22,9 +23,8 @@ export const bonusCountOperation = defineOperation({
   handle: async (input, ctx) => {
     const phone = normalizePhone(input.phone);
     if (!phone) throw new ValidationError("BAD_PARAMETER", { parameter: "phone", expected: "phone number" });
-    const client = await ctx.db.client.findUnique({ where: { phone }, select: { bonus: true } });
     // the phone as stored (E.164, with the plus), whatever form was asked for
-    return { phone, bonus: client?.bonus ?? 0 };
+    return { phone, bonus: await clientBonus(ctx.db, phone) };
   },
 });
 

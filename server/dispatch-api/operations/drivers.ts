@@ -1,34 +1,9 @@
 // Drivers: the list, and one driver's position by call sign.
 import { z } from "zod";
 import { defineOperation } from "../define";
-import { preparedQuery, type PreparedStatement } from "../../db/prepared";
 import { p } from "../params";
 import { ValidationError } from "../../errors";
-import { DRIVER_HOLDING_STATES } from "../../orders/states";
-
-// One prepared query: clients poll a driver's position all day. (The holding
-// states are our constants, written into the statement.)
-const DRIVER_POSITION: PreparedStatement = {
-  name: "dispatch_driver_position",
-  // A driver who never reported a position stands at the city's centre
-  // (position_known false): clients do float(lat) and would crash on null.
-  sql: `SELECT COALESCE(d.lat, c.lat) AS lat, COALESCE(d.lon, c.lon) AS lon, d.lat IS NOT NULL AND d.lon IS NOT NULL AS known,
-               d.speed, d.bearing, d.region_id, d.city_id,
-               (SELECT o.id FROM orders o
-                 WHERE o.driver_id = d.id AND o.state IN (${DRIVER_HOLDING_STATES.map((state) => `'${state}'`).join(", ")})
-                 ORDER BY o.id DESC LIMIT 1) AS order_id
-          FROM driver d JOIN city c ON c.id = d.city_id WHERE d.call_sign = $1`,
-};
-interface DriverPositionRow {
-  lat: number;
-  lon: number;
-  known: boolean;
-  speed: number;
-  bearing: number;
-  region_id: number | null;
-  city_id: number;
-  order_id: number | null;
-}
+import { driverPosition, listActiveDrivers } from "../../drivers/dispatch-drivers";
 
 export const driversListOperation = defineOperation({
   method: "GET",
@@ -54,15 +29,7 @@ export const driversListOperation = defineOperation({
     ),
   }),
   handle: async (input, ctx) => {
-    const drivers = await ctx.db.driver.findMany({
-      where: {
-        active: true,
-        ...(input.city_id !== undefined ? { cityId: input.city_id } : {}),
-        ...(input.service_id !== undefined ? { services: { some: { serviceId: input.service_id } } } : {}),
-      },
-      select: { id: true, firstName: true, callSign: true, phone: true, permitNumber: true, lat: true, lon: true, car: { select: { brand: true, model: true, regNumber: true, year: true } } },
-      orderBy: { id: "asc" },
-    });
+    const drivers = await listActiveDrivers(ctx.db, { cityId: input.city_id, serviceId: input.service_id });
     return {
       drivers: drivers.map((d) => ({
         id: d.id,
@@ -100,7 +67,7 @@ export const driverPositionOperation = defineOperation({
     city_id: z.number().int(),
   }),
   handle: async (input, ctx) => {
-    const [driver] = await preparedQuery<DriverPositionRow>(ctx.db, DRIVER_POSITION, [input.code]);
+    const driver = await driverPosition(ctx.db, input.code);
     if (!driver) throw new ValidationError("NOT_FOUND", { what: "Driver", id: input.code });
     return {
       lat: driver.lat,

@@ -5,7 +5,8 @@ import { p } from "../params";
 import { ValidationError } from "../../errors";
 import { createOrder, createOrderFromToken } from "../../orders/create-order";
 import { moveOrder } from "../../orders/move-order";
-import { orderInformation } from "../../orders/read-order";
+import { orderInformation, orderStatusById, orderStatusByUuid } from "../../orders/read-order";
+import { cityTimeZone } from "../../reference/lists";
 import { parseLocal, parseOrderTime } from "../../orders/time";
 import { STATE_TITLES, STATUS_NAMES, stateOfCode, codeOf, isOrderState, statusNameOf } from "../../orders/states";
 import { roublesToKopecks } from "../../balances/money";
@@ -30,13 +31,6 @@ function parseOrderWayPoints(value: unknown) {
   return parsed.data.map((w) => ({ street: w.street, house: w.house ?? undefined, lat: w.lat ?? undefined, lon: w.lon ?? undefined }));
 }
 
-async function cityTimeZone(ctx: DispatchContext, serviceId: number | undefined): Promise<string> {
-  const service = serviceId !== undefined
-    ? await ctx.db.service.findUnique({ where: { id: serviceId }, select: { city: { select: { timezone: true } } } })
-    : null;
-  if (service) return service.city.timezone;
-  return (await ctx.db.city.findFirst({ orderBy: { id: "asc" }, select: { timezone: true } }))?.timezone ?? "Europe/Moscow";
-}
 
 const createInput = z.object({
   // never shorter than the longest token the estimate issues
@@ -96,7 +90,7 @@ export const createOrderOperation = defineOperation({
       : await (async () => {
           if (!input.phone) throw new ValidationError("MISSING_PARAMETER", { parameter: "phone" });
           if (!input.street) throw new ValidationError("MISSING_PARAMETER", { parameter: "street" });
-          const timeZone = input.pre_order_time || input.time ? await cityTimeZone(ctx, input.service_id) : "UTC";
+          const timeZone = input.pre_order_time || input.time ? await cityTimeZone(ctx.db, input.service_id) : "UTC";
           const preOrderTime = input.pre_order_time
             ? parseLocal(input.pre_order_time, timeZone)
             : input.time
@@ -182,7 +176,7 @@ export const setStatusOperation = defineOperation({
     if (!to) throw new ValidationError("BAD_PARAMETER", { parameter: "code", expected: "a known status code" });
     const moved = await moveOrder(ctx.db, { uuid: input.uuid.toLowerCase(), to, actor: actorOf(ctx), reason: "set through the API" });
     if (input.check) {
-      const stored = await ctx.db.order.findUniqueOrThrow({ where: { id: moved.id }, select: { state: true, statusCode: true } });
+      const stored = await orderStatusById(ctx.db, moved.id);
       return { code: stored.statusCode, name: statusNameOf(stored.state), state: stored.state };
     }
     return { code: codeOf(moved.to), name: STATUS_NAMES[moved.to], state: moved.to };
@@ -197,7 +191,7 @@ export const getStatusOperation = defineOperation({
   input: z.object({ uuid: p.uuid() }),
   output: statusReply.extend({ title: z.string() }),
   handle: async (input, ctx) => {
-    const order = await ctx.db.order.findUnique({ where: { uuid: input.uuid.toLowerCase() }, select: { state: true, statusCode: true } });
+    const order = await orderStatusByUuid(ctx.db, input.uuid);
     if (!order) throw new ValidationError("NOT_FOUND", { what: "Order", id: input.uuid });
     return { code: order.statusCode, name: statusNameOf(order.state), state: order.state, title: isOrderState(order.state) ? STATE_TITLES[order.state][ctx.language] : order.state };
   },

@@ -8,6 +8,7 @@ import { regionAt } from "../../geo/regions";
 import { allStreetNames, searchStreets } from "../../geo/streets";
 import { reference } from "../../reference/cache";
 import { kopecksToRoubles } from "../../balances/money";
+import { cityByName, listActiveServices, listExtras, listRates, listRegions, regionById } from "../../reference/lists";
 
 export const servicesOperation = defineOperation({
   method: "GET",
@@ -17,11 +18,7 @@ export const servicesOperation = defineOperation({
   input: z.object({ city_id: p.natural().optional() }),
   output: z.object({ services: z.array(z.object({ id: z.number().int(), name: z.string(), city_id: z.number().int().optional() })) }),
   handle: async (input, ctx) => {
-    const services = await ctx.db.service.findMany({
-      where: { active: true, ...(input.city_id !== undefined ? { cityId: input.city_id } : {}) },
-      select: { id: true, name: true, cityId: true },
-      orderBy: [{ cityId: "asc" }, { sortOrder: "asc" }, { id: "asc" }],
-    });
+    const services = await listActiveServices(ctx.db, input.city_id);
     return { services: services.map((s) => (input.city_id !== undefined ? { id: s.id, name: s.name } : { id: s.id, name: s.name, city_id: s.cityId })) };
   },
 });
@@ -36,14 +33,7 @@ export const regionsOperation = defineOperation({
   input: z.object({ service_id: p.natural().optional(), city_id: p.natural().optional() }),
   output: z.object({ regions: z.array(region) }),
   handle: async (input, ctx) => ({
-    regions: await ctx.db.region.findMany({
-      where: {
-        ...(input.city_id !== undefined ? { cityId: input.city_id } : {}),
-        ...(input.service_id !== undefined ? { services: { some: { serviceId: input.service_id } } } : {}),
-      },
-      select: { id: true, name: true },
-      orderBy: { id: "asc" },
-    }),
+    regions: await listRegions(ctx.db, { cityId: input.city_id, serviceId: input.service_id }),
   }),
 });
 
@@ -57,7 +47,7 @@ export const regionByAddressOperation = defineOperation({
   handle: async (input, ctx) => {
     const address = await resolveAddress(ctx.db, { street: input.street, house: input.house }, { cityId: input.city_id, streetParam: "street", houseParam: "house" });
     if (address.regionId === null) throw new GeoError("NOT_FOUND", { what: "Region", id: `${input.street} ${input.house ?? ""}`.trim() });
-    return ctx.db.region.findUniqueOrThrow({ where: { id: address.regionId }, select: { id: true, name: true } });
+    return regionById(ctx.db, address.regionId);
   },
 });
 
@@ -104,11 +94,7 @@ export const ratesOperation = defineOperation({
     ),
   }),
   handle: async (input, ctx) => {
-    const rates = await ctx.db.rate.findMany({
-      where: { ...(input.city_id !== undefined ? { cityId: input.city_id } : {}), ...(input.service_id !== undefined ? { serviceId: input.service_id } : {}) },
-      orderBy: { id: "asc" },
-      select: { id: true, name: true, serviceId: true, cityId: true, kmCost: true, kmStart: true, standCost: true, freeWaitTime: true, freeStandTime: true, startHour: true, endHour: true, minFare: true, pickUp: true },
-    });
+    const rates = await listRates(ctx.db, { cityId: input.city_id, serviceId: input.service_id });
     return {
       rates: rates.map((r) => ({
         id: r.id,
@@ -145,10 +131,7 @@ export const streetsOperation = defineOperation({
       // list of every city they were configured with, some long gone).
       const city = /^\d+$/.test(input.city_id)
         ? (await reference(ctx.db)).cities.get(Number(input.city_id))
-        : await ctx.db.city.findFirst({
-            where: { OR: [{ name: { equals: input.city_id, mode: "insensitive" } }, { nameEn: { equals: input.city_id, mode: "insensitive" } }] },
-            select: { id: true },
-          });
+        : await cityByName(ctx.db, input.city_id);
       if (!city) return { streets: [] };
       cityId = city.id;
     }
@@ -170,14 +153,7 @@ export const extrasOperation = defineOperation({
     extras: z.array(z.object({ id: z.number().int(), name: z.string(), price: z.number(), allow_multiple: z.boolean(), is_default: z.boolean(), service_id: z.number().int(), short_name: z.string() })),
   }),
   handle: async (input, ctx) => {
-    const extras = await ctx.db.extra.findMany({
-      where: {
-        ...(input.service_id !== undefined ? { serviceId: input.service_id } : {}),
-        ...(input.queue_id !== undefined ? { OR: [{ queueId: null }, { queueId: input.queue_id }] } : {}),
-      },
-      select: { id: true, name: true, price: true, allowMultiple: true, isDefault: true, serviceId: true, shortName: true },
-      orderBy: { id: "asc" },
-    });
+    const extras = await listExtras(ctx.db, { serviceId: input.service_id, queueId: input.queue_id });
     return {
       extras: extras.map((e) => ({ id: e.id, name: e.name, price: kopecksToRoubles(e.price), allow_multiple: e.allowMultiple, is_default: e.isDefault, service_id: e.serviceId, short_name: e.shortName })),
     };

@@ -262,3 +262,20 @@ export async function listServices(db: DbOrTx) {
   });
   return rows.map((s) => ({ id: s.id, name: s.name, description: s.description, carClass: s.carClass }));
 }
+
+/** Our active drivers as the exchange reads them (`POST /participant/drivers`), by id, a page at a time. */
+export async function listDriverResources(db: DbOrTx, page: { skip: number; take?: number }) {
+  const rows = await db.driver.findMany({
+    where: { active: true },
+    select: DRIVER_SELECT,
+    orderBy: { id: "asc" },
+    skip: page.skip,
+    ...(page.take === undefined ? {} : { take: page.take }),
+  });
+  return rows.map(driverResource);
+}
+
+/** One driver by call sign (active or not: the caller decides what an inactive one means). */
+export function driverByCallSign(db: DbOrTx, callSign: string) {
+  return db.driver.findUnique({ where: { callSign }, select: DRIVER_SELECT });
+}

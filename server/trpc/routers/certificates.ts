@@ -4,6 +4,7 @@
 // server/certificates.
 import { z } from "zod";
 import { createTRPCRouter, roleProcedure } from "../init";
+import { participantNames } from "../../exchange/participants";
 import {
   createIntermediateAuthority,
   createRootAuthority,
@@ -19,9 +20,7 @@ const days = z.number().int().min(1).max(3650);
 
 export const certificatesRouter = createTRPCRouter({
   list: operatorProcedure.query(({ ctx }) => listCertificates(ctx.db)),
-  participants: operatorProcedure.query(({ ctx }) =>
-    ctx.db.exchangeParticipant.findMany({ where: { disabled: false }, select: { id: true, name: true }, orderBy: { name: "asc" } }),
-  ),
+  participants: operatorProcedure.query(({ ctx }) => participantNames(ctx.db)),
   createRoot: operatorProcedure
     .meta({ entity: "certificate" })
     .input(z.object({ commonName: name, organization: name.optional(), days: days.optional(), replace: z.boolean().optional() }))

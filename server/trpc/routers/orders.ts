@@ -11,6 +11,7 @@ import { getOrderDetails } from "../../console/order-details";
 import { editOrder } from "../../console/edit-order";
 import { approveOrder, rejectOrder } from "../../console/moderate-order";
 import { recentAddresses } from "../../console/recent-addresses";
+import { callSignOf } from "../../console/drivers";
 import { moveOrder } from "../../orders/move-order";
 import { createOrder, createOrderFromToken } from "../../orders/create-order";
 import { estimatePrice } from "../../pricing/estimate";
@@ -104,8 +105,8 @@ export const ordersRouter = createTRPCRouter({
     .input(z.object({ orderId: id, expectedVersion: version, driverId: id.nullish() }))
     .mutation(async ({ ctx, input }) => {
       const moved = await approveOrder(ctx.db, { ...input, actor: actorOf(ctx.user) });
-      const driver = moved.driverId ? await ctx.db.driver.findUnique({ where: { id: moved.driverId }, select: { callSign: true } }) : null;
-      return { id: moved.id, from: moved.from, to: moved.to, version: moved.version, driverCallSign: driver?.callSign ?? null };
+      const driverCallSign = moved.driverId ? await callSignOf(ctx.db, moved.driverId) : null;
+      return { id: moved.id, from: moved.from, to: moved.to, version: moved.version, driverCallSign };
     }),
 
   reject: dispatcherProcedure
