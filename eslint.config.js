@@ -85,6 +85,17 @@ export default tseslint.config(
     },
   },
   {
+    // The orders domain knows nothing of the exchange: the exchange reacts to
+    // moves as a subscriber (server/orders/move-subscribers.ts, wired in server/subscribers.ts).
+    files: ["server/orders/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { paths: OUTGOING_IMPORTS, patterns: [{ group: ["**/exchange/*", "**/exchange-api/*", "**/participant-api/*"], message: "orders/ imports nothing from the exchange: register a move subscriber instead." }] },
+      ],
+    },
+  },
+  {
     // Browser-safe code shared by the console and the server: it imports
     // nothing of the server's, of the app's, or of Node.
     files: ["shared/**/*.ts", "shared/**/*.tsx"],

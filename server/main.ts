@@ -21,6 +21,7 @@ import { startSimulation } from "./simulator/in-process";
 import { startPgRelay } from "./events/pg-relay";
 import { streetIndex } from "./geo/street-index";
 import { log } from "./log";
+import "./subscribers";
 
 const root = path.resolve(import.meta.dirname, "..");
 

@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import { rawQuery, type Db } from "../db";
 import type { Actor } from "../actor";
 import { callbackFields, type CallbackSource } from "../notifications/callback-template";
-import { statusCallback } from "./move-effects";
+import { statusCallback } from "../notifications/order-moved";
 import type { OrderState } from "./states";
 
 export interface OrderRow {

@@ -8,7 +8,7 @@ import { OrderError } from "../errors";
 import { publish } from "../events/bus";
 import { wakeOutbox } from "../notifications/wake";
 import { canMove, codeOf, isDone, isOrderState, DRIVER_HOLDING_STATES, type OrderState } from "./states";
-import { applyMoveEffects } from "./move-effects";
+import { runMoveSubscribers } from "./move-subscribers";
 
 export interface MoveOrderInput {
   /** The order, by id or by uuid. */
@@ -115,7 +115,7 @@ export async function moveOrderInTx(tx: Tx, input: MoveOrderInput): Promise<Move
     version: updated.version,
   };
   moved.changedDrivers = await syncDriverState(tx, order.driver_id, updated.driverId);
-  await applyMoveEffects(tx, moved);
+  await runMoveSubscribers(tx, moved);
   return moved;
 }
 

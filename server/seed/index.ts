@@ -2,6 +2,8 @@
 // city. Running it twice changes nothing. With SEED_API_KEY /
 // SEED_ADMIN_EMAIL / SEED_ADMIN_PASSWORD it creates exactly those; without,
 // it generates them on the first run and returns them to be printed once.
+// The seed moves orders (the demo city): their effects must be wired.
+import "../subscribers";
 import { randomBytes } from "node:crypto";
 import type { Db } from "../db";
 import { hashApiKey, issueApiKey } from "../auth/api-keys";

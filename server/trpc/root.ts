@@ -1,4 +1,5 @@
 // The console's tRPC router: one sub-router per domain.
+import "../subscribers";
 import { createCallerFactory, createTRPCRouter } from "./init";
 import { sessionRouter } from "./routers/session";
 import { ordersRouter } from "./routers/orders";

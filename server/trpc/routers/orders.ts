@@ -8,8 +8,9 @@ import type { Actor } from "../../actor";
 import { boardFilterSchema, orderStateSchema } from "../../../shared/orders/board-filter";
 import { boardRowsByIds, countBoardGroups, listBoardOrders, listModerationQueue } from "../../console/order-board";
 import { getOrderDetails } from "../../console/order-details";
-import { editOrder } from "../../console/edit-order";
-import { approveOrder, rejectOrder } from "../../console/moderate-order";
+import { editOrder } from "../../orders/edit-order";
+import { approveModeratedOrder } from "../../orders/approve-moderated-order";
+import { rejectModeratedOrder } from "../../orders/reject-moderated-order";
 import { recentAddresses } from "../../console/recent-addresses";
 import { callSignOf } from "../../console/drivers";
 import { moveOrder } from "../../orders/move-order";
@@ -104,7 +105,7 @@ export const ordersRouter = createTRPCRouter({
     .meta({ entity: "order" })
     .input(z.object({ orderId: id, expectedVersion: version, driverId: id.nullish() }))
     .mutation(async ({ ctx, input }) => {
-      const moved = await approveOrder(ctx.db, { ...input, actor: actorOf(ctx.user) });
+      const moved = await approveModeratedOrder(ctx.db, { ...input, actor: actorOf(ctx.user) });
       const driverCallSign = moved.driverId ? await callSignOf(ctx.db, moved.driverId) : null;
       return { id: moved.id, from: moved.from, to: moved.to, version: moved.version, driverCallSign };
     }),
@@ -113,7 +114,7 @@ export const ordersRouter = createTRPCRouter({
     .meta({ entity: "order" })
     .input(z.object({ orderId: id, expectedVersion: version, reason: text(500).min(1) }))
     .mutation(async ({ ctx, input }) => {
-      const moved = await rejectOrder(ctx.db, { ...input, actor: actorOf(ctx.user) });
+      const moved = await rejectModeratedOrder(ctx.db, { ...input, actor: actorOf(ctx.user) });
       return { id: moved.id, from: moved.from, to: moved.to, version: moved.version };
     }),
 

@@ -5,8 +5,8 @@
 import type { Db, Tx } from "../db";
 import { OrderError } from "../errors";
 import { publish } from "../events/bus";
-import { lockOrder } from "../orders/move-order";
-import { isDone, isOrderState } from "../orders/states";
+import { lockOrder } from "./move-order";
+import { isDone, isOrderState } from "./states";
 import { normalizeHouse } from "../geo/normalize";
 
 export interface EditOrderInput {

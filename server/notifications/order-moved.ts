@@ -1,13 +1,11 @@
-// What a move of an order causes besides the move itself, written in the
-// same transaction: the client's SMS (when need_notify), the integrator's
-// status callback, and the exchange's view of the order.
+// What a move of an order tells people, written in the move's transaction
+// (a subscriber of server/orders/move-subscribers.ts): the client's SMS (when
+// need_notify) and the integrator's status callback.
 import type { Tx } from "../db";
-import { enqueue } from "../notifications/outbox";
-import { callbackFields, renderCallbackUrl, type CallbackOrder } from "../notifications/callback-template";
-import type { MovedOrder } from "./move-order";
-import { isToldBySms, type OrderState } from "./states";
-import { settleOrderBonuses } from "../bonuses/settle";
-import { exchangeMoveEffects } from "../exchange/participant/move-effects";
+import { enqueue } from "./outbox";
+import { callbackFields, renderCallbackUrl, type CallbackOrder } from "./callback-template";
+import type { MovedOrder } from "../orders/move-order";
+import { isToldBySms, type OrderState } from "../orders/states";
 
 /** Moves the client is told of by SMS: a driver is assigned; the car has arrived. */
 const SMS_ON: Partial<Record<OrderState, (o: CallbackOrder) => string>> = {
@@ -22,7 +20,7 @@ export function statusCallback(template: string | null | undefined, fields: Call
   return { channel: "callback" as const, topic: "status", orderingKey: `order:${orderId}`, target: renderCallbackUrl(template, fields), payload: { statusCode: Number(fields.status_code) } };
 }
 
-export async function applyMoveEffects(tx: Tx, moved: MovedOrder): Promise<void> {
+export async function notifyOrderMoved(tx: Tx, moved: MovedOrder): Promise<void> {
   const order = await tx.order.findUniqueOrThrow({
     where: { id: moved.id },
     select: {
@@ -51,6 +49,4 @@ export async function applyMoveEffects(tx: Tx, moved: MovedOrder): Promise<void>
   const template = order.apiKey && !order.apiKey.revokedAt ? order.apiKey.callbackTemplate : null;
   const callback = statusCallback(template, fields, order.id);
   if (callback) await enqueue(tx, callback);
-  if (moved.to === "DONE_SUCCESSFUL") await settleOrderBonuses(tx, moved.id);
-  await exchangeMoveEffects(tx, moved);
 }
