@@ -34,6 +34,9 @@ export interface Connection {
   onClose: (hook: () => Promise<void>) => void;
 }
 
+/** Start-up options of every PostgreSQL session we open (pool and dedicated connections). */
+export const SESSION_OPTIONS = "-c TimeZone=UTC";
+
 const key = Symbol.for("taxi.db");
 type Holder = { [key]?: Connection };
 type AdapterFactory = NonNullable<Prisma.PrismaClientOptions["adapter"]>;
@@ -59,7 +62,9 @@ function closing(close: () => Promise<void>): Pick<Connection, "close" | "onClos
 function open(): Connection {
   const cfg = config();
   if (cfg.DATABASE_URL) {
-    const pool = new Pool({ connectionString: cfg.DATABASE_URL, max: cfg.DATABASE_POOL_SIZE });
+    // Every session in UTC: timestamps are stored without a zone, written by
+    // Prisma as UTC and by SQL's now(); both must mean the same instant.
+    const pool = new Pool({ connectionString: cfg.DATABASE_URL, max: cfg.DATABASE_POOL_SIZE, options: SESSION_OPTIONS });
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { timeout: 15_000, maxWait: 15_000 } });
     return {
       prisma,
@@ -76,6 +81,8 @@ function open(): Connection {
   const dataDir = path.resolve(cfg.DATA_DIR, "pglite");
   mkdirSync(dataDir, { recursive: true });
   const pglite = new PGlite(dataDir, { relaxedDurability: false });
+  // PGlite is one session and runs statements in order: this SET precedes every query.
+  pglite.exec(`SET TIME ZONE 'UTC'`).catch(() => undefined);
   const prisma = new PrismaClient({ adapter: pgliteAdapter(pglite), transactionOptions: { timeout: 30_000, maxWait: 30_000 } });
   return {
     prisma,

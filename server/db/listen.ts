@@ -11,7 +11,7 @@
 // and its socket never keeps a process alive on its own.
 import net from "node:net";
 import pg from "pg";
-import type { Connection } from "../db";
+import { SESSION_OPTIONS, type Connection } from "../db";
 import { log } from "../log";
 
 export interface ChannelHandlers {
@@ -46,7 +46,7 @@ export async function listenChannel(conn: Connection, channel: string, handlers:
   let timer: NodeJS.Timeout | undefined;
 
   const connect = async (): Promise<void> => {
-    const client = new pg.Client({ connectionString: url, application_name: `taxi-listen:${channel}` });
+    const client = new pg.Client({ connectionString: url, application_name: `taxi-listen:${channel}`, options: SESSION_OPTIONS });
     let gone = false;
     const lost = (error?: unknown) => {
       if (gone) return;

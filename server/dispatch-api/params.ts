@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { holdsNul } from "../http/nul";
 import type { ApiRequest } from "../http/types";
+import { UUID_PATTERN } from "../../shared/uuid";
 
 export type RawParams = Map<string, string>;
 
@@ -88,7 +89,7 @@ export const p = {
       .string()
       .transform((s) => s.replace(/[\s-]/g, ""))
       .pipe(z.string().regex(/^\d{1,19}$/, "card number of up to 19 digits")),
-  uuid: () => z.string().trim().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, "uuid"),
+  uuid: () => z.string().trim().regex(UUID_PATTERN, "uuid"),
   /** `%Y-%m-%d %H:%M:%S` (a `T` and seconds-less forms are accepted too). */
   datetime: () =>
     z

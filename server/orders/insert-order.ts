@@ -13,6 +13,7 @@ import type { Actor } from "../actor";
 import { callbackFields, type CallbackSource } from "../notifications/callback-template";
 import { statusCallback } from "../notifications/order-moved";
 import type { OrderState } from "./states";
+import type { Prisma } from "../generated/prisma/client";
 
 export interface OrderRow {
   cityId: number;
@@ -50,6 +51,9 @@ export interface OrderRow {
   preOrderTime: Date | null;
 }
 
+// OrderRow names Order's fields (a field renamed in the schema stops compiling here).
+export const ORDER_ROW_FIELDS_MATCH: keyof OrderRow extends keyof Prisma.OrderUncheckedCreateInput ? true : never = true;
+
 export interface InsertExtras {
   /** the order's extras with their prices now */
   extras: Array<{ id: number; price: number; count: number }>;
@@ -63,7 +67,7 @@ export interface InsertExtras {
 export type InsertResult = { inserted: true; id: number; uuid: string } | { inserted: false; reason: "BLACKLISTED" };
 
 /** [column, SQL type] of every order column written, in the statement's order. */
-const ORDER_COLUMNS: Array<[string, keyof OrderRow | "uuid" | "clientId" | "now", string]> = [
+export const ORDER_COLUMNS: Array<[string, keyof OrderRow | "uuid" | "clientId" | "now", string]> = [
   ["uuid", "uuid", "uuid"],
   ["city_id", "cityId", "int"],
   ["service_id", "serviceId", "int"],
