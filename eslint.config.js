@@ -15,6 +15,25 @@ const LIKE_ESCAPE = {
   message: "Prisma passes this to LIKE unescaped: wrap it in escapeLike (server/db/like.ts).",
 };
 
+// SQL text enters through one door, server/db/sql.ts (sqlQuery, sqlExecute,
+// preparedQuery, rawQuery): nothing else calls Prisma's raw methods or the
+// raw driver, so statements are easy to find and review.
+const RAW_SQL = [
+  {
+    selector: "MemberExpression[property.name=/^\\$(queryRawUnsafe|executeRawUnsafe|queryRaw|executeRaw)$/]",
+    message: "Run SQL through server/db/sql.ts (sqlQuery / sqlExecute).",
+  },
+  {
+    selector: "MemberExpression[object.type='CallExpression'][object.callee.name='connection'][property.name='query']",
+    message: "Run SQL through server/db/sql.ts (sqlQuery / sqlExecute).",
+  },
+  {
+    selector: "VariableDeclarator[init.callee.name='connection'] > ObjectPattern > Property[key.name='query']",
+    message: "Run SQL through server/db/sql.ts (sqlQuery / sqlExecute).",
+  },
+];
+const RAW_SQL_IMPORTS = [{ regex: "^((\\.\\./)+|\\./|@/server/)db$", importNames: ["rawQuery"], message: "Import rawQuery from server/db/sql.ts, the one door for SQL." }];
+
 // Protocol adapters (dispatch API, exchange API, participant API, the driver
 // app's routes, the console's tRPC routers) parse, call a service and shape
 // the reply: they hold no database access of their own. They may pass the
@@ -78,10 +97,21 @@ export default tseslint.config(
     },
   },
   {
+    // The door itself and the database plumbing may; the driver app's service
+    // is being split on another branch (issue 19) and moves to the door there;
+    // the simulator holds no database access at all.
+    files: ["server/**/*.ts"],
+    ignores: ["server/generated/**", "server/db.ts", "server/db/**", "server/driver-app/**", "server/simulator/**"],
+    rules: {
+      "no-restricted-syntax": ["error", LIKE_ESCAPE, ...RAW_SQL],
+      "no-restricted-imports": ["error", { paths: OUTGOING_IMPORTS, patterns: RAW_SQL_IMPORTS }],
+    },
+  },
+  {
     files: ADAPTERS,
     rules: {
-      "no-restricted-imports": ["error", { paths: OUTGOING_IMPORTS, patterns: ADAPTER_IMPORTS }],
-      "no-restricted-syntax": ["error", LIKE_ESCAPE, ...ADAPTER_SYNTAX],
+      "no-restricted-imports": ["error", { paths: OUTGOING_IMPORTS, patterns: [...ADAPTER_IMPORTS, ...RAW_SQL_IMPORTS] }],
+      "no-restricted-syntax": ["error", LIKE_ESCAPE, ...RAW_SQL, ...ADAPTER_SYNTAX],
     },
   },
   {
@@ -91,7 +121,13 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": [
         "error",
-        { paths: OUTGOING_IMPORTS, patterns: [{ group: ["**/exchange/*", "**/exchange-api/*", "**/participant-api/*"], message: "orders/ imports nothing from the exchange: register a move subscriber instead." }] },
+        {
+          paths: OUTGOING_IMPORTS,
+          patterns: [
+            ...RAW_SQL_IMPORTS,
+            { group: ["**/exchange/*", "**/exchange-api/*", "**/participant-api/*"], message: "orders/ imports nothing from the exchange: register a move subscriber instead." },
+          ],
+        },
       ],
     },
   },

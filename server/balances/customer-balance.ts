@@ -8,6 +8,7 @@ import { BalanceError, isUniqueViolation } from "../errors";
 import { publish } from "../events/bus";
 import { MAX_PAYMENT_KOPECKS } from "./money";
 import type { PaymentResult } from "./driver-balance";
+import { sqlQuery } from "../db/sql";
 
 export interface CustomerPayment {
   customerId: number;
@@ -36,10 +37,10 @@ export async function applyCustomerPayment(db: Db, payment: CustomerPayment): Pr
   if (seen) return seen;
   try {
     const result = await db.$transaction(async (tx) => {
-      const [row] = await tx.$queryRawUnsafe<Array<{ balance: bigint }>>(
+      const [row] = await sqlQuery<{ balance: bigint }>(
+        tx,
         `UPDATE customer SET balance = balance + $2 WHERE id = $1 RETURNING balance`,
-        payment.customerId,
-        BigInt(payment.amount),
+        [payment.customerId, BigInt(payment.amount)],
       );
       const entry = await tx.customerLedgerEntry.create({
         data: {

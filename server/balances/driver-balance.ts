@@ -7,6 +7,7 @@ import type { Actor } from "../actor";
 import { BalanceError, isUniqueViolation } from "../errors";
 import { publish } from "../events/bus";
 import { MAX_PAYMENT_KOPECKS } from "./money";
+import { sqlQuery } from "../db/sql";
 
 export interface DriverPayment {
   driverCode?: string;
@@ -52,10 +53,10 @@ export async function applyDriverPayment(db: Db, payment: DriverPayment): Promis
   if (seen) return seen;
   try {
     const result = await db.$transaction(async (tx) => {
-      const [row] = await tx.$queryRawUnsafe<Array<{ balance: bigint }>>(
+      const [row] = await sqlQuery<{ balance: bigint }>(
+        tx,
         `UPDATE driver SET balance = balance + $2 WHERE id = $1 RETURNING balance`,
-        driverId,
-        BigInt(payment.amount),
+        [driverId, BigInt(payment.amount)],
       );
       const entry = await tx.driverLedgerEntry.create({
         data: {

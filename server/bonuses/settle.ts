@@ -4,18 +4,19 @@
 // ledger with txn ids derived from the order, so they apply once.
 import type { Tx } from "../db";
 import { config } from "../config";
+import { sqlQuery } from "../db/sql";
 
 async function addBonus(tx: Tx, clientId: number, orderId: number, txnId: string, amount: number, reason: string): Promise<void> {
   if (amount === 0) return;
   const exists = await tx.clientBonusEntry.findUnique({ where: { txnId }, select: { id: true } });
   if (exists) return;
   // Never below zero: spend at most what the client has now.
-  const [row] = await tx.$queryRawUnsafe<Array<{ bonus: number; change: number }>>(
+  const [row] = await sqlQuery<{ bonus: number; change: number }>(
+    tx,
     `WITH old AS (SELECT bonus FROM client WHERE id = $1 FOR NO KEY UPDATE)
      UPDATE client c SET bonus = GREATEST(0, c.bonus + $2) FROM old WHERE c.id = $1
      RETURNING c.bonus AS bonus, c.bonus - old.bonus AS change`,
-    clientId,
-    amount,
+    [clientId, amount],
   );
   if (!row || row.change === 0) return;
   await tx.clientBonusEntry.create({ data: { clientId, txnId, amount: row.change, bonusAfter: row.bonus, reason, orderId }, select: { id: true } });

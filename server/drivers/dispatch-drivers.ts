@@ -1,7 +1,7 @@
 // Drivers as the dispatch API lists them, and one driver's position by call
 // sign (a prepared query: clients poll it all day).
 import type { DbOrTx } from "../db";
-import { preparedQuery, type PreparedStatement } from "../db/prepared";
+import { preparedQuery, type PreparedStatement } from "../db/sql";
 import { DRIVER_HOLDING_STATES } from "../orders/states";
 
 // One prepared query: clients poll a driver's position all day. (The holding

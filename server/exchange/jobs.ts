@@ -13,7 +13,8 @@
 //     - forget the tokens of delivered calls;
 //   every EXCHANGE_CHECK_SECONDS: check the participants' servers (sync.ts).
 import { config } from "../config";
-import { connection, db } from "../db";
+import { db } from "../db";
+import { rawQuery, sqlExecute } from "../db/sql";
 import { log } from "../log";
 import { publish } from "../events/bus";
 import { wakeOutbox } from "../notifications/wake";
@@ -28,7 +29,7 @@ const FINAL_REFUSALS = "^HTTP (400|403|404|405|406|409|410|413|46[0-9])$";
 
 /** Marks finally refused exchange deliveries FAILED; returns how many. */
 export async function settleRefusedDeliveries(): Promise<number> {
-  const { query } = connection();
+  const query = rawQuery(db());
   const rows = await query<{ id: number; channel: string; topic: string; ordering_key: string; last_error: string | null }>(
     `UPDATE outbox_message SET status = 'FAILED'
       WHERE status = 'PENDING' AND channel IN ('exchange', 'exchange-call') AND last_error ~ $1
@@ -57,7 +58,8 @@ export async function settleRefusedDeliveries(): Promise<number> {
 
 /** Delivered (or failed) calls of ours do not keep the session token. */
 export async function forgetDeliveredTokens(): Promise<void> {
-  await connection().query(
+  await sqlExecute(
+    db(),
     `UPDATE outbox_message SET payload = payload #- '{meta,token}'
       WHERE channel = 'exchange-call' AND status <> 'PENDING' AND created_at > now() - interval '2 days'
         AND (payload->'meta'->>'token') IS NOT NULL`,

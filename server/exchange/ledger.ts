@@ -13,6 +13,7 @@
 import type { Tx } from "../db";
 import { config } from "../config";
 import type { ExchangeEntryKind } from "../generated/prisma/client";
+import { sqlQuery } from "../db/sql";
 
 export function commission(amount: bigint, basisPoints: number): bigint {
   if (amount <= 0n || basisPoints <= 0) return 0n;
@@ -49,9 +50,10 @@ export async function lockParticipants(tx: Tx, ids: number[]): Promise<Map<numbe
   const unique = [...new Set(ids)].sort((a, b) => a - b);
   const balances = new Map<number, bigint>();
   for (const id of unique) {
-    const rows = await tx.$queryRawUnsafe<Array<{ id: number; balance: bigint | string | number }>>(
+    const rows = await sqlQuery<{ id: number; balance: bigint | string | number }>(
+      tx,
       `SELECT id, balance FROM exchange_participant WHERE id = $1 FOR NO KEY UPDATE`,
-      id,
+      [id],
     );
     const row = rows[0];
     if (row) balances.set(row.id, BigInt(row.balance));

@@ -2,7 +2,7 @@
 // our street data with a house, or coordinates, or both. Public places need
 // no house.
 import type { DbOrTx } from "../db";
-import { preparedQuery, type PreparedStatement } from "../db/prepared";
+import { preparedQuery, type PreparedStatement } from "../db/sql";
 import { GeoError } from "../errors";
 import { normalizeHouse } from "./normalize";
 import { regionAt } from "./regions";

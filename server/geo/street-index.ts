@@ -12,7 +12,8 @@
 // those already waiting for it, but is not kept as current. As a safety net
 // an index older than MAX_AGE_MS is reloaded in the background (the old one
 // is served meanwhile).
-import { connection, rawQuery, type Connection, type DbOrTx, type RawQuery } from "../db";
+import { connection, type Connection, type DbOrTx } from "../db";
+import { rawQuery, type RawQuery } from "../db/sql";
 import { listenChannel } from "../db/listen";
 import { log } from "../log";
 import { normalizeForSearch, searchWords } from "./normalize";

@@ -2,7 +2,8 @@
 // when this instance serves and its database answers, 503 otherwise. No
 // credentials, and nothing in the reply but the verdict.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { connection } from "../db";
+import { db } from "../db";
+import { sqlQuery } from "../db/sql";
 
 const TIMEOUT_MS = 2_000;
 
@@ -10,9 +11,7 @@ async function databaseAnswers(): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([
-      connection()
-        .query("SELECT 1")
-        .then(() => true),
+      sqlQuery(db(), "SELECT 1").then(() => true),
       new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), TIMEOUT_MS))),
     ]);
   } catch {

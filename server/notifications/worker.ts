@@ -4,7 +4,8 @@
 // transaction, then marked. A crash leaves the lease to expire and another
 // attempt follows: delivery is at least once, and receivers deduplicate by
 // the delivery id. Messages sharing an ordering key go one at a time, in order.
-import { connection, db } from "../db";
+import { db } from "../db";
+import { rawQuery, sqlExecute, sqlQuery } from "../db/sql";
 import { log } from "../log";
 import { publish } from "../events/bus";
 import { deliver, type DeliveryResult } from "./senders";
@@ -34,7 +35,8 @@ interface ClaimedRow {
 }
 
 async function claim(): Promise<ClaimedRow[]> {
-  return connection().query<ClaimedRow>(
+  return sqlQuery<ClaimedRow>(
+    db(),
     `UPDATE outbox_message m
         SET next_attempt_at = now() + interval '${LEASE_SECONDS} seconds', attempts = m.attempts + 1
       WHERE m.id IN (
@@ -50,7 +52,7 @@ async function claim(): Promise<ClaimedRow[]> {
 }
 
 async function record(row: ClaimedRow, result: DeliveryResult, durationMs: number): Promise<void> {
-  const { query } = connection();
+  const query = rawQuery(db());
   const error = result.ok ? null : result.error.slice(0, 1000);
   await query(
     `INSERT INTO delivery_attempt (message_id, at, http_status, error, duration_ms) VALUES ($1, now(), $2, $3, $4)`,
@@ -150,7 +152,8 @@ export function startOutboxWorker(pollMs: number): () => Promise<void> {
 
 /** Puts a failed or pending message back to be delivered now (console: retry by hand). */
 export async function retryOutboxMessage(id: number): Promise<void> {
-  await connection().query(
+  await sqlExecute(
+    db(),
     `UPDATE outbox_message SET status = 'PENDING', next_attempt_at = now(), attempts = LEAST(attempts, ${MAX_ATTEMPTS - 10}) WHERE id = $1 AND status <> 'DELIVERED'`,
     [id],
   );

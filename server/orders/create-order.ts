@@ -2,7 +2,8 @@
 // token (the estimate's addresses, phone and exact amount). The order enters
 // the state machine on moderation (default), among the free orders, as an
 // advance order, or sent straight to a driver.
-import { rawQuery, type Db, type Tx } from "../db";
+import type { Db, Tx } from "../db";
+import { rawQuery } from "../db/sql";
 import type { Actor } from "../actor";
 import { OrderError, ValidationError, isUniqueViolation } from "../errors";
 import { publish } from "../events/bus";

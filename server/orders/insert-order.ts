@@ -8,7 +8,8 @@
 // The blacklist is checked by the same statement: a listed phone inserts
 // nothing and returns no row.
 import { randomUUID } from "node:crypto";
-import { rawQuery, type Db } from "../db";
+import type { Db } from "../db";
+import { rawQuery } from "../db/sql";
 import type { Actor } from "../actor";
 import { callbackFields, type CallbackSource } from "../notifications/callback-template";
 import { statusCallback } from "../notifications/order-moved";

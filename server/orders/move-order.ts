@@ -9,6 +9,7 @@ import { publish } from "../events/bus";
 import { wakeOutbox } from "../notifications/wake";
 import { canMove, codeOf, isDone, isOrderState, DRIVER_HOLDING_STATES, type OrderState } from "./states";
 import { runMoveSubscribers } from "./move-subscribers";
+import { sqlQuery } from "../db/sql";
 
 export interface MoveOrderInput {
   /** The order, by id or by uuid. */
@@ -49,13 +50,15 @@ interface LockedOrder {
 
 export async function lockOrder(tx: Tx, ref: { orderId?: number; uuid?: string }): Promise<LockedOrder> {
   const rows = ref.orderId !== undefined
-    ? await tx.$queryRawUnsafe<LockedOrder[]>(
+    ? await sqlQuery<LockedOrder>(
+        tx,
         `SELECT id, uuid::text AS uuid, state, driver_id, region_id, version FROM orders WHERE id = $1 FOR NO KEY UPDATE`,
-        ref.orderId,
+        [ref.orderId],
       )
-    : await tx.$queryRawUnsafe<LockedOrder[]>(
+    : await sqlQuery<LockedOrder>(
+        tx,
         `SELECT id, uuid::text AS uuid, state, driver_id, region_id, version FROM orders WHERE uuid = $1::uuid FOR NO KEY UPDATE`,
-        ref.uuid,
+        [ref.uuid],
       );
   const row = rows[0];
   if (!row) throw new OrderError("NOT_FOUND", { what: "Order", id: ref.uuid ?? ref.orderId });

@@ -1,7 +1,7 @@
 // An order as the dispatch API's order information shows it: one query (a
 // hot path that clients poll all day), prepared.
 import type { DbOrTx } from "../db";
-import { preparedQuery, type PreparedStatement } from "../db/prepared";
+import { preparedQuery, type PreparedStatement } from "../db/sql";
 import { OrderError } from "../errors";
 import { kopecksToRoubles } from "../balances/money";
 import { formatLocal } from "./time";

@@ -7,6 +7,7 @@
 import type { Tx } from "../db";
 import { normalizeForSearch, normalizeHouse, searchWords } from "../geo/normalize";
 import type { OsmCity } from "./extract";
+import { sqlExecute, sqlQuery } from "../db/sql";
 
 type Row = Record<string, string | number | boolean | number[] | null>;
 
@@ -14,18 +15,16 @@ const BATCH = 20_000;
 
 /** Runs `sql` with $1 = the city and $2 = a JSON array of rows, batch by batch. */
 async function eachBatch(tx: Tx, sql: string, cityId: number, rows: readonly Row[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += BATCH) await tx.$executeRawUnsafe(sql, cityId, JSON.stringify(rows.slice(i, i + BATCH)));
+  for (let i = 0; i < rows.length; i += BATCH) await sqlExecute(tx, sql, [cityId, JSON.stringify(rows.slice(i, i + BATCH))]);
 }
 
 export async function findOrCreateCity(tx: Tx, name: string, centre: { lat: number; lon: number }, timezone: string): Promise<{ id: number; created: boolean }> {
-  const [found] = await tx.$queryRawUnsafe<Array<{ id: number }>>(`SELECT id FROM city WHERE name = $1 ORDER BY id LIMIT 1`, name);
+  const [found] = await sqlQuery<{ id: number }>(tx, `SELECT id FROM city WHERE name = $1 ORDER BY id LIMIT 1`, [name]);
   if (found) return { id: Number(found.id), created: false };
-  const [made] = await tx.$queryRawUnsafe<Array<{ id: number }>>(
+  const [made] = await sqlQuery<{ id: number }>(
+    tx,
     `INSERT INTO city (name, name_en, timezone, lat, lon) VALUES ($1, $1, $2, $3, $4) RETURNING id`,
-    name,
-    timezone,
-    centre.lat,
-    centre.lon,
+    [name, timezone, centre.lat, centre.lon],
   );
   return { id: Number(made!.id), created: true };
 }
@@ -137,36 +136,29 @@ export async function writeCity(tx: Tx, cityId: number, city: OsmCity, regionOf:
   );
 
   // What the file no longer has: its segments, then the junctions no segment uses.
-  await tx.$executeRawUnsafe(
+  await sqlExecute(
+    tx,
     `DELETE FROM road_segment r
       WHERE r.city_id = $1 AND r.osm_way_id IS NOT NULL
         AND NOT EXISTS (SELECT 1 FROM json_to_recordset($2::json) AS x(way bigint, part int) WHERE x.way = r.osm_way_id AND x.part = r.osm_part)`,
-    cityId,
-    JSON.stringify(city.segments.map((s) => ({ way: s.wayId, part: s.part }))),
+    [cityId, JSON.stringify(city.segments.map((s) => ({ way: s.wayId, part: s.part })))],
   );
-  await tx.$executeRawUnsafe(
+  await sqlExecute(
+    tx,
     `DELETE FROM road_node n
       WHERE n.city_id = $1 AND n.osm_id IS NOT NULL
         AND NOT EXISTS (SELECT 1 FROM json_array_elements_text($2::json) AS x(osm) WHERE x.osm::bigint = n.osm_id)`,
-    cityId,
-    JSON.stringify([...city.junctions.keys()]),
+    [cityId, JSON.stringify([...city.junctions.keys()])],
   );
   return { nodes: nodeRows.length, segments: segmentRows.length, streets: streetRows.size - places, houses: houseRows.size, places };
 }
 
 export async function recordImport(tx: Tx, cityId: number, file: string, counts: WriteCounts, seconds: number, peakMemoryMb: number): Promise<number> {
-  const [row] = await tx.$queryRawUnsafe<Array<{ id: number }>>(
+  const [row] = await sqlQuery<{ id: number }>(
+    tx,
     `INSERT INTO osm_import (city_id, file, finished_at, nodes, segments, streets, houses, places, seconds, peak_memory_mb)
      VALUES ($1, $2, now(), $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
-    cityId,
-    file,
-    counts.nodes,
-    counts.segments,
-    counts.streets,
-    counts.houses,
-    counts.places,
-    seconds,
-    peakMemoryMb,
+    [cityId, file, counts.nodes, counts.segments, counts.streets, counts.houses, counts.places, seconds, peakMemoryMb],
   );
   return Number(row!.id);
 }

@@ -6,7 +6,8 @@
 // are read at most once per DEMAND_CACHE_MS (one raw query for both) and
 // shared by the requests of that moment: a market signal a second old prices
 // the same as a fresh one, and under load this takes a query off each request.
-import { rawQuery, type DbOrTx } from "../db";
+import type { DbOrTx } from "../db";
+import { rawQuery } from "../db/sql";
 import { FREE_STATES, codeOf } from "../orders/states";
 
 const DEMAND_CACHE_MS = 1_000;

@@ -4,7 +4,8 @@
 // off the roads), extras, demand and bonuses, and a signed token that
 // guarantees the price to the order made from it.
 import { config } from "../config";
-import { rawQuery, type DbOrTx } from "../db";
+import type { DbOrTx } from "../db";
+import { rawQuery } from "../db/sql";
 import { ValidationError } from "../errors";
 import { resolveAddress, type AddressInput, type ResolvedAddress } from "../geo/address";
 import { pathMetres } from "../geo/distance";

@@ -6,7 +6,8 @@
 // hand was read after the last change; a load that started before a change
 // serves those already waiting for it but is not kept as current. Unlike
 // the street index, an out-of-date graph is served while the new one loads.
-import { connection, rawQuery, type Connection, type DbOrTx } from "../db";
+import { connection, type Connection, type DbOrTx } from "../db";
+import { rawQuery } from "../db/sql";
 import { listenChannel } from "../db/listen";
 import { log } from "../log";
 import { citiesWithRoads, readCityNetwork } from "./data";

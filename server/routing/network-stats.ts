@@ -1,7 +1,8 @@
 // The road network as an administrator sees it: per city the stored network
 // (junctions, segments, one-way share, length, classes) beside what this
 // instance holds in memory, and the history of OSM imports.
-import { rawQuery, type DbOrTx } from "../db";
+import type { DbOrTx } from "../db";
+import { rawQuery } from "../db/sql";
 import { networkCounts, recentImports } from "./data";
 import { roadGraphStatus } from "./graph-cache";
 

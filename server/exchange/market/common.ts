@@ -8,6 +8,7 @@ import type { Prisma } from "../../generated/prisma/client";
 import { wakeOutbox } from "../../notifications/wake";
 import { canMove, codeOf, isDone, isOrderState, type OrderState } from "../../orders/states";
 import { forbidden, gone } from "../errors";
+import { sqlQuery } from "../../db/sql";
 
 export interface ExchangeOrderRow {
   id: number;
@@ -50,7 +51,7 @@ function toRow(row: Prisma.ExchangeOrderGetPayload<{ select: typeof ORDER_SELECT
 
 /** Reads an order under a row lock (FOR NO KEY UPDATE); undefined when there is none. */
 export async function lockExchangeOrder(tx: Tx, id: number): Promise<ExchangeOrderRow | undefined> {
-  const locked = await tx.$queryRawUnsafe<Array<{ id: number }>>(`SELECT id FROM exchange_order WHERE id = $1 FOR NO KEY UPDATE`, id);
+  const locked = await sqlQuery<{ id: number }>(tx, `SELECT id FROM exchange_order WHERE id = $1 FOR NO KEY UPDATE`, [id]);
   if (locked.length === 0) return undefined;
   const row = await tx.exchangeOrder.findUnique({ where: { id }, select: ORDER_SELECT });
   return row ? toRow(row) : undefined;

@@ -9,7 +9,8 @@
 // calls with 401 (the session was revoked), the keeper logs in again and
 // rewrites the token of every pending call; delivered calls lose their token.
 import { config } from "../../config";
-import { connection, db, type Db, type DbOrTx, type Tx } from "../../db";
+import { db, type Db, type DbOrTx, type Tx } from "../../db";
+import { rawQuery } from "../../db/sql";
 import { ExchangeError, type ErrorCode } from "../../errors";
 import type { Prisma } from "../../generated/prisma/client";
 import { log } from "../../log";
@@ -240,7 +241,7 @@ export async function enqueueCall(tx: Tx, localOrderId: number, path: string, da
  */
 export async function keepSession(db: Db): Promise<number> {
   if (!participantSettings()) return 0;
-  const { query } = connection();
+  const query = rawQuery(db);
   let session = await readSession(db);
   const refused = await query<{ n: number | string }>(
     `SELECT count(*) AS n FROM outbox_message WHERE channel = 'exchange-call' AND status = 'PENDING' AND last_error = 'HTTP 401'`,

@@ -25,6 +25,7 @@ import { DRIVER_HOLDING_STATES, canMove, codeOf, isDone, isOrderState, stateOfCo
 import { gone, missing } from "../errors";
 import { enqueueCall } from "./client";
 import { insertOfferedOrder, localFields, presentFields } from "./local-order";
+import { sqlExecute, sqlQuery } from "../../db/sql";
 
 export const INBOUND_TOPICS = [
   "order/registered",
@@ -387,27 +388,27 @@ export async function receiveNotification(db: Db, topic: InboundTopic, deliveryI
   const fx: Effects = { moves: [], created: [], outbox: false };
   const duplicate = await db.$transaction(async (tx) => {
     const key = deliveryId ?? contentKey(topic, data);
-    const inserted = await tx.$queryRawUnsafe<Array<{ delivery_id: string }>>(
+    const inserted = await sqlQuery<{ delivery_id: string }>(
+      tx,
       `INSERT INTO inbound_notification (delivery_id, path, payload, received_at) VALUES ($1, $2, $3::jsonb, now())
        ON CONFLICT (delivery_id) DO NOTHING RETURNING delivery_id`,
-      key,
-      `/on/${topic}`,
-      JSON.stringify(body),
+      [key, `/on/${topic}`, JSON.stringify(body)],
     );
     if (inserted.length === 0) {
       if (deliveryId !== undefined) return true;
-      const seen = await tx.$queryRawUnsafe<Array<{ state_after: string | null }>>(
+      const seen = await sqlQuery<{ state_after: string | null }>(
+        tx,
         `SELECT payload->>'stateAfter' AS state_after FROM inbound_notification WHERE delivery_id = $1 FOR UPDATE`,
-        key,
+        [key],
       );
       if (seen[0]?.state_after === (await orderStateOf(tx, topic, data))) return true;
     }
     await apply(tx, topic, data, fx);
     if (deliveryId === undefined) {
-      await tx.$executeRawUnsafe(
+      await sqlExecute(
+        tx,
         `UPDATE inbound_notification SET payload = $2::jsonb, received_at = now() WHERE delivery_id = $1`,
-        key,
-        JSON.stringify({ ...body, stateAfter: await orderStateOf(tx, topic, data) }),
+        [key, JSON.stringify({ ...body, stateAfter: await orderStateOf(tx, topic, data) })],
       );
     }
     return false;

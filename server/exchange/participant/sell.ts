@@ -5,7 +5,8 @@
 // the notifications registered / refused and accepted (inbound.ts).
 import type { Actor } from "../../actor";
 import { config } from "../../config";
-import { connection, type Db, type Tx } from "../../db";
+import type { Db, Tx } from "../../db";
+import { sqlQuery } from "../../db/sql";
 import { ExchangeError } from "../../errors";
 import { Prisma } from "../../generated/prisma/client";
 import { log } from "../../log";
@@ -60,7 +61,8 @@ export async function sellOrder(db: Db, orderId: number, actor: Actor): Promise<
 export async function sellDueOrders(db: Db, limit = 20): Promise<number> {
   const minutes = config().EXCHANGE_SELL_AFTER_MINUTES;
   if (minutes <= 0) return 0;
-  const due = await connection().query<{ id: number }>(
+  const due = await sqlQuery<{ id: number }>(
+    db,
     `SELECT o.id FROM orders o
       WHERE o.state = 'FREE' AND o.source <> 'EXCHANGE' AND o.lat IS NOT NULL AND o.lon IS NOT NULL
         AND NOT EXISTS (SELECT 1 FROM exchange_link l WHERE l.order_id = o.id)

@@ -2,6 +2,7 @@
 // database in one transaction. See plan.ts for what it contains.
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import { buildDemoCity, type CityPlan, type DemoOptions, type DemoPlan } from "./plan";
+import { sqlExecute, sqlQuery } from "../../db/sql";
 
 export { buildDemoCity, BLACKLISTED_PHONE, DEFAULT_STREETS } from "./plan";
 export type { DemoOptions, DemoPlan } from "./plan";
@@ -20,7 +21,7 @@ export async function seedDemoCity(prisma: PrismaClient, options: DemoOptions = 
   const plan = buildDemoCity(options);
   return prisma.$transaction(
     async (tx) => {
-      await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${SEED_LOCK})`);
+      await sqlExecute(tx, `SELECT pg_advisory_xact_lock(${SEED_LOCK})`);
       if (await tx.city.findFirst({ select: { id: true } })) return { created: false };
       await writeDemoPlan(tx, plan);
       return { created: true };
@@ -77,8 +78,8 @@ async function bulkInsert<R = unknown>(
     `INSERT INTO "${table}" (${names}) SELECT ${selects} FROM json_to_recordset($1::json) AS x("i" integer, ${types}) ORDER BY x."i"` +
     (returning ? ` RETURNING ${returning}` : "");
   const json = JSON.stringify(records);
-  if (returning) return tx.$queryRawUnsafe<R[]>(sql, json);
-  await tx.$executeRawUnsafe(sql, json);
+  if (returning) return sqlQuery<R>(tx, sql, [json]);
+  await sqlExecute(tx, sql, [json]);
   return [];
 }
 
