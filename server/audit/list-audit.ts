@@ -2,6 +2,7 @@
 import type { Db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { escapeLike } from "../db/like";
+import { afterCursor, rowsFor, toPage } from "../db/paging";
 
 export const auditRowSelect = {
   id: true,
@@ -28,9 +29,7 @@ export async function listAudit(db: Db, input: ListAuditInput) {
     ...(input.entity ? { entity: input.entity } : {}),
     ...(input.entityId ? { entityId: input.entityId } : {}),
     ...(input.action ? { action: { startsWith: escapeLike(input.action) } } : {}),
-    ...(input.cursor ? { id: { lt: input.cursor } } : {}),
   };
-  const rows = await db.auditLog.findMany({ where, orderBy: { id: "desc" }, take: input.limit + 1, select: auditRowSelect });
-  const items = rows.slice(0, input.limit);
-  return { items, nextCursor: rows.length > input.limit ? (items.at(-1)?.id ?? null) : null };
+  const rows = await db.auditLog.findMany({ where: afterCursor(where, input.cursor, "desc"), orderBy: { id: "desc" }, take: rowsFor(input), select: auditRowSelect });
+  return toPage(rows, input.limit);
 }

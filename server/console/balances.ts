@@ -9,6 +9,7 @@ import { BalanceError } from "../errors";
 import { applyDriverPayment } from "../balances/driver-balance";
 import { applyCustomerPayment } from "../balances/customer-balance";
 import { escapeLike } from "../db/like";
+import { afterCursor, rowsFor, toPage } from "../db/paging";
 
 export interface AccountListInput {
   q?: string;
@@ -35,10 +36,6 @@ export async function balanceTotals(db: Db) {
   };
 }
 
-function page<T extends { id: number }>(rows: T[], limit: number) {
-  const items = rows.slice(0, limit);
-  return { items, nextCursor: rows.length > limit ? (items.at(-1)?.id ?? null) : null };
-}
 
 export async function listDriverAccounts(db: Db, input: AccountListInput) {
   const q = input.q?.trim();
@@ -57,12 +54,12 @@ export async function listDriverAccounts(db: Db, input: AccountListInput) {
       : {}),
   };
   const rows = await db.driver.findMany({
-    where: input.cursor ? { AND: [where, { id: { gt: input.cursor } }] } : where,
+    where: afterCursor(where, input.cursor, "asc"),
     orderBy: { id: "asc" },
-    take: input.limit + 1,
+    take: rowsFor(input),
     select: { id: true, callSign: true, firstName: true, lastName: true, phone: true, balance: true, active: true, state: true, city: { select: { name: true, nameEn: true } } },
   });
-  return page(rows, input.limit);
+  return toPage(rows, input.limit);
 }
 
 export async function listCustomerAccounts(db: Db, input: AccountListInput) {
@@ -73,12 +70,12 @@ export async function listCustomerAccounts(db: Db, input: AccountListInput) {
     ...(q ? { OR: [{ name: { contains: escapeLike(q), mode: "insensitive" } }, { contract: { contains: escapeLike(q), mode: "insensitive" } }] } : {}),
   };
   const rows = await db.customer.findMany({
-    where: input.cursor ? { AND: [where, { id: { gt: input.cursor } }] } : where,
+    where: afterCursor(where, input.cursor, "asc"),
     orderBy: { id: "asc" },
-    take: input.limit + 1,
+    take: rowsFor(input),
     select: { id: true, name: true, contract: true, balance: true, city: { select: { name: true, nameEn: true } }, _count: { select: { orders: true } } },
   });
-  return page(rows, input.limit);
+  return toPage(rows, input.limit);
 }
 
 /** Names of the operators behind ledger entries (actor USER), for the console. */
@@ -111,13 +108,13 @@ export async function driverLedger(db: Db, input: LedgerInput) {
   });
   if (!account) throw new BalanceError("NOT_FOUND", { what: "Driver", id: input.id });
   const rows = await db.driverLedgerEntry.findMany({
-    where: { driverId: input.id, ...(input.cursor ? { id: { lt: input.cursor } } : {}) },
+    where: afterCursor({ driverId: input.id }, input.cursor, "desc"),
     orderBy: { id: "desc" },
-    take: input.limit + 1,
+    take: rowsFor(input),
     select: { id: true, txnId: true, amount: true, balanceAfter: true, reason: true, actorType: true, actorId: true, orderId: true, createdAt: true },
   });
   const name = await actorNames(db, rows);
-  const { items, nextCursor } = page(rows, input.limit);
+  const { items, nextCursor } = toPage(rows, input.limit);
   return { account, items: items.map((e) => ({ ...e, actorName: name(e.actorType, e.actorId) })), nextCursor };
 }
 
@@ -128,13 +125,13 @@ export async function customerLedger(db: Db, input: LedgerInput) {
   });
   if (!account) throw new BalanceError("NOT_FOUND", { what: "Customer", id: input.id });
   const rows = await db.customerLedgerEntry.findMany({
-    where: { customerId: input.id, ...(input.cursor ? { id: { lt: input.cursor } } : {}) },
+    where: afterCursor({ customerId: input.id }, input.cursor, "desc"),
     orderBy: { id: "desc" },
-    take: input.limit + 1,
+    take: rowsFor(input),
     select: { id: true, txnId: true, amount: true, balanceAfter: true, reason: true, actorType: true, actorId: true, createdAt: true },
   });
   const name = await actorNames(db, rows);
-  const { items, nextCursor } = page(rows, input.limit);
+  const { items, nextCursor } = toPage(rows, input.limit);
   return { account, items: items.map((e) => ({ ...e, orderId: null as number | null, actorName: name(e.actorType, e.actorId) })), nextCursor };
 }
 

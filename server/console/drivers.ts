@@ -3,6 +3,7 @@
 import type { Db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { escapeLike } from "../db/like";
+import { afterCursor, rowsFor, toPage } from "../db/paging";
 
 export const driverRowSelect = {
   id: true,
@@ -50,17 +51,16 @@ export async function listDrivers(db: Db, input: ListDriversInput) {
   const where = driversWhere(input);
   const [rows, counts] = await Promise.all([
     db.driver.findMany({
-      where: input.cursor ? { AND: [where, { id: { gt: input.cursor } }] } : where,
+      where: afterCursor(where, input.cursor, "asc"),
       orderBy: { id: "asc" },
-      take: input.limit + 1,
+      take: rowsFor(input),
       select: driverRowSelect,
     }),
     db.driver.groupBy({ by: ["state"], where: { active: true }, _count: { _all: true } }),
   ]);
-  const items = rows.slice(0, input.limit);
   const byState = { OFFLINE: 0, FREE: 0, BUSY: 0 };
   for (const c of counts) byState[c.state] = c._count._all;
-  return { items, nextCursor: rows.length > input.limit ? (items.at(-1)?.id ?? null) : null, counts: byState };
+  return { ...toPage(rows, input.limit), counts: byState };
 }
 
 /** Active drivers an order may go to, free ones first; filtered by service and text. */

@@ -19,6 +19,7 @@ import { hashSecret } from "../exchange/sessions";
 import { OUR_PARTICIPANT } from "../seed/exchange";
 import { retryOutboxMessage } from "../notifications/worker";
 import { escapeLike } from "../db/like";
+import { afterCursor, rowsFor, toPage, toPageBy } from "../db/paging";
 
 export const EXCHANGE_CHANNELS = ["exchange-call", "exchange"] as const;
 export type ExchangeChannel = (typeof EXCHANGE_CHANNELS)[number];
@@ -108,9 +109,9 @@ export async function listExchangeLinks(db: Db, input: LinkListInput) {
       : {}),
   };
   const rows = await db.exchangeLink.findMany({
-    where: input.cursor ? { AND: [where, { orderId: { lt: input.cursor } }] } : where,
+    where: afterCursor(where, input.cursor, "desc", "orderId"),
     orderBy: { orderId: "desc" },
-    take: input.limit + 1,
+    take: rowsFor(input),
     select: {
       orderId: true,
       role: true,
@@ -147,12 +148,13 @@ export async function listExchangeLinks(db: Db, input: LinkListInput) {
   if (sellerIds.length) {
     for (const u of await db.user.findMany({ where: { id: { in: [...new Set(sellerIds)] } }, select: { id: true, name: true } })) sellers.set(u.id, u.name);
   }
-  const items = rows.slice(0, input.limit).map((r) => {
+  const page = toPageBy(rows, input.limit, (r) => r.orderId);
+  const items = page.items.map((r) => {
     const seller = /^sold by USER (\d+)$/.exec(r.note)?.[1];
     const soldBy = seller ? (sellers.get(Number(seller)) ?? null) : /^sold by SYSTEM/.test(r.note) ? "SYSTEM" : null;
     return { ...r, id: r.orderId, note: soldBy ? "" : r.note, soldBy, executor: executorSummary(r.executor) };
   });
-  return { items, nextCursor: rows.length > input.limit ? (items.at(-1)?.orderId ?? null) : null };
+  return { items, nextCursor: page.nextCursor };
 }
 
 /** The executor of a taken order, as the exchange described it (for a line of the table). */
@@ -199,9 +201,9 @@ export async function listExchangeOutbox(db: Db, input: OutboxListInput) {
     ...(input.orderId ? { orderingKey: `exchange-call:order:${input.orderId}` } : {}),
   };
   const rows = await db.outboxMessage.findMany({
-    where: input.cursor ? { AND: [where, { id: { lt: input.cursor } }] } : where,
+    where: afterCursor(where, input.cursor, "desc"),
     orderBy: { id: "desc" },
-    take: input.limit + 1,
+    take: rowsFor(input),
     select: {
       id: true,
       channel: true,
@@ -218,8 +220,8 @@ export async function listExchangeOutbox(db: Db, input: OutboxListInput) {
       _count: { select: { attemptLog: true } },
     },
   });
-  const items = rows.slice(0, input.limit).map((r) => ({ ...r, orderId: orderIdOfKey(r.orderingKey) }));
-  return { items, nextCursor: rows.length > input.limit ? (items.at(-1)?.id ?? null) : null };
+  const page = toPage(rows, input.limit);
+  return { items: page.items.map((r) => ({ ...r, orderId: orderIdOfKey(r.orderingKey) })), nextCursor: page.nextCursor };
 }
 
 function orderIdOfKey(key: string): number | null {
@@ -259,7 +261,7 @@ export async function listInbound(db: Db, input: { path?: string; cursor?: numbe
     where: input.path ? { path: { contains: escapeLike(input.path) } } : {},
     orderBy: [{ receivedAt: "desc" }, { deliveryId: "asc" }],
     skip,
-    take: input.limit + 1,
+    take: rowsFor(input),
     select: { deliveryId: true, path: true, payload: true, receivedAt: true },
   });
   const items = rows.slice(0, input.limit).map((r) => ({ ...r, summary: inboundSummary(r.payload) }));

@@ -6,6 +6,7 @@ import type { Prisma } from "../generated/prisma/client";
 import { GROUP_STATES, groupOfState, type BoardGroup, type ParsedBoardFilter } from "../../shared/orders/board-filter";
 import { isOrderState, NOT_DONE_STATES } from "../orders/states";
 import { escapeLike } from "../db/like";
+import { afterCursor, rowsFor, toPage } from "../db/paging";
 
 export const boardRowSelect = {
   id: true,
@@ -71,13 +72,12 @@ export function boardWhere(filter: ParsedBoardFilter): Prisma.OrderWhereInput {
 export async function listBoardOrders(db: Db, input: { filter: ParsedBoardFilter; cursor?: number | null; limit: number }) {
   const where = boardWhere(input.filter);
   const rows = await db.order.findMany({
-    where: input.cursor ? { AND: [where, { id: { lt: input.cursor } }] } : where,
+    where: afterCursor(where, input.cursor, "desc"),
     orderBy: { id: "desc" },
-    take: input.limit + 1,
+    take: rowsFor(input),
     select: boardRowSelect,
   });
-  const items = rows.slice(0, input.limit);
-  return { items, nextCursor: rows.length > input.limit ? (items.at(-1)?.id ?? null) : null };
+  return toPage(rows, input.limit);
 }
 
 /** The rows among `ids` that match the filter (the others left it or never were on it). */

@@ -5,47 +5,8 @@ import type { DbOrTx } from "../db";
 import { PricingError, ValidationError } from "../errors";
 import { reference } from "../reference/cache";
 
-export const rateSelect = {
-  id: true,
-  cityId: true,
-  serviceId: true,
-  queueId: true,
-  name: true,
-  isBasic: true,
-  pickUp: true,
-  minFare: true,
-  kmCost: true,
-  kmStart: true,
-  minuteCost: true,
-  standCost: true,
-  freeStandTime: true,
-  waitCost: true,
-  freeWaitTime: true,
-  roundTo: true,
-  startHour: true,
-  endHour: true,
-} as const;
-
-export interface RateRow {
-  id: number;
-  cityId: number;
-  serviceId: number;
-  queueId: number | null;
-  name: string;
-  isBasic: boolean;
-  pickUp: number;
-  minFare: number;
-  kmCost: number;
-  kmStart: number;
-  minuteCost: number;
-  standCost: number;
-  freeStandTime: number;
-  waitCost: number;
-  freeWaitTime: number;
-  roundTo: number;
-  startHour: number | null;
-  endHour: number | null;
-}
+export { rateSelect, type RateRow } from "./rate-shape";
+import type { RateRow } from "./rate-shape";
 
 // Creating an Intl.DateTimeFormat is costly (it was 2% of the server's CPU
 // under load in the benchmark, docs/performance.md): one per time zone.

@@ -2,6 +2,7 @@
 import type { Db } from "../../db";
 import type { Prisma } from "../../generated/prisma/client";
 import { escapeLike } from "../../db/like";
+import { afterCursor, rowsFor, toPage } from "../../db/paging";
 
 export async function listDriversAdmin(db: Db, input: { q?: string; active?: boolean; cursor?: number | null; limit: number }) {
   const q = input.q?.trim();
@@ -20,9 +21,9 @@ export async function listDriversAdmin(db: Db, input: { q?: string; active?: boo
       : {}),
   };
   const rows = await db.driver.findMany({
-    where: input.cursor ? { AND: [where, { id: { gt: input.cursor } }] } : where,
+    where: afterCursor(where, input.cursor, "asc"),
     orderBy: { id: "asc" },
-    take: input.limit + 1,
+    take: rowsFor(input),
     select: {
       id: true,
       cityId: true,
@@ -39,6 +40,5 @@ export async function listDriversAdmin(db: Db, input: { q?: string; active?: boo
       services: { select: { serviceId: true } },
     },
   });
-  const items = rows.slice(0, input.limit);
-  return { items, nextCursor: rows.length > input.limit ? (items.at(-1)?.id ?? null) : null };
+  return toPage(rows, input.limit);
 }

@@ -1,10 +1,9 @@
 // Rates of a service, for the administrators' reference pages.
 import type { Db } from "../../db";
-import type { Prisma } from "../../generated/prisma/client";
 import { rateSelect } from "../../pricing/rates";
 
 /** The console edits every field the pricing engine reads. */
-export const rateAdminSelect = rateSelect satisfies Prisma.RateSelect;
+export const rateAdminSelect = rateSelect;
 
 export async function listRatesAdmin(db: Db, input: { serviceId?: number }) {
   return db.rate.findMany({

@@ -5,26 +5,15 @@ import { forgetReference } from "../../reference/cache";
 import { changedFields } from "./common";
 import { rateAdminSelect } from "./list-rates";
 import { serviceOf } from "./service-of";
+import type { RateFields } from "../../pricing/rate-shape";
 
-export interface RateInput {
+export type RateInput = {
   id?: number;
   serviceId: number;
   queueId: number | null;
   name: string;
   isBasic: boolean;
-  pickUp: number;
-  minFare: number;
-  kmCost: number;
-  kmStart: number;
-  minuteCost: number;
-  standCost: number;
-  freeStandTime: number;
-  waitCost: number;
-  freeWaitTime: number;
-  roundTo: number;
-  startHour: number | null;
-  endHour: number | null;
-}
+} & RateFields;
 
 export async function saveRate(db: Db, input: RateInput) {
   const service = await serviceOf(db, input.serviceId, input.queueId);

@@ -4,6 +4,7 @@
 // ids. The same options give the same plan on every run.
 import { normalizeForSearch, normalizeHouse, searchWords } from "../../geo/normalize";
 import type { LatLon } from "../../geo/polygon";
+import type { RateFields } from "../../pricing/rate-shape";
 import { DRIVER_HOLDING_STATES, ORDER_STATES, canMove, type OrderState } from "../../orders/states";
 import {
   bearingDegrees,
@@ -59,24 +60,12 @@ export const DEFAULT_STREETS = 350;
 export type ServiceKind = "economy" | "comfort" | "business" | "minivan";
 export type RateKind = "day" | "night" | "airport";
 
-export interface RatePlan {
+export interface RatePlan extends RateFields {
   name: string;
   kind: RateKind;
   isBasic: boolean;
   /** Queue name, or null for every queue of the service. */
   queue: string | null;
-  pickUp: number;
-  minFare: number;
-  kmCost: number;
-  kmStart: number;
-  minuteCost: number;
-  standCost: number;
-  freeStandTime: number;
-  waitCost: number;
-  freeWaitTime: number;
-  roundTo: number;
-  startHour: number | null;
-  endHour: number | null;
 }
 
 export interface ExtraPlan {
@@ -337,15 +326,7 @@ function buildRegions(rng: Rng, box: Box, rows: number, cols: number, names: Rea
 
 // ---------------------------------------------------------------- services
 
-interface Tariff {
-  pickUp: number;
-  minFare: number;
-  kmCost: number;
-  minuteCost: number;
-  standCost: number;
-  waitCost: number;
-  freeWaitTime: number;
-}
+type Tariff = Pick<RateFields, "pickUp" | "minFare" | "kmCost" | "minuteCost" | "standCost" | "waitCost" | "freeWaitTime">;
 
 const TARIFFS: Record<ServiceKind, Tariff> = {
   economy: { pickUp: 9900, minFare: 19900, kmCost: 2200, minuteCost: 800, standCost: 1000, waitCost: 900, freeWaitTime: 5 },

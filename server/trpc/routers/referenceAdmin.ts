@@ -28,14 +28,13 @@ import {
 } from "../../console/reference-admin";
 import { MAX_POLYGON_POINTS } from "../../../shared/geometry/polygon";
 import { config } from "../../config";
+import { rateFieldsSchema } from "../../pricing/rate-shape";
 
 const id = z.number().int().positive();
 const text = (max: number) => z.string().trim().max(max);
 const name = text(100).min(1);
 /** kopecks */
 const money = z.number().int().min(0).max(100_000_000);
-const minutes = z.number().int().min(0).max(24 * 60);
-const hour = z.number().int().min(0).max(23).nullable();
 const lat = z.number().min(-90).max(90);
 const lon = z.number().min(-180).max(180);
 
@@ -93,18 +92,7 @@ export const referenceAdminRouter = createTRPCRouter({
         queueId: id.nullable().default(null),
         name,
         isBasic: z.boolean().default(false),
-        pickUp: money,
-        minFare: money,
-        kmCost: money,
-        kmStart: z.number().int().min(0).max(1000),
-        minuteCost: money,
-        standCost: money,
-        freeStandTime: minutes,
-        waitCost: money,
-        freeWaitTime: minutes,
-        roundTo: z.number().int().min(1).max(100_000),
-        startHour: hour,
-        endHour: hour,
+        ...rateFieldsSchema.shape,
       }),
     )
     .mutation(({ ctx, input }) => saveRate(ctx.db, input)),
