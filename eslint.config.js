@@ -2,6 +2,8 @@ import js from "@eslint/js";
 import regexp from "eslint-plugin-regexp";
 import tseslint from "typescript-eslint";
 import layers from "./eslint/layers.js";
+import reactHooks from "eslint-plugin-react-hooks";
+import nextPlugin from "@next/eslint-plugin-next";
 
 // Rules that several blocks below share: a later block's setting of a rule
 // replaces an earlier one for the files both match, so each block that sets
@@ -60,6 +62,30 @@ export default tseslint.config(
   { ignores: ["node_modules/", ".next/", ".next-*/", "server/generated/", "data/", "test-results/", "playwright-report/", "bench-results/", "next-env.d.ts", "public/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  {
+    // Type-aware rules (the TypeScript project service reads tsconfig.json):
+    // promises must be awaited or handled, and handed only where a promise fits.
+    files: ["**/*.ts", "**/*.tsx"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
+      "@typescript-eslint/await-thenable": "error",
+      "@typescript-eslint/no-unnecessary-type-assertion": "error",
+    },
+  },
+  {
+    files: ["app/**/*.tsx", "app/**/*.ts"],
+    ...reactHooks.configs.flat.recommended,
+  },
+  {
+    files: ["app/**/*.tsx", "app/**/*.ts"],
+    ...nextPlugin.configs.recommended,
+  },
+  {
+    files: ["app/**/*.tsx", "app/**/*.ts"],
+    ...nextPlugin.configs["core-web-vitals"],
+  },
   {
     rules: {
       "@typescript-eslint/no-explicit-any": "error",

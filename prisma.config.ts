@@ -6,10 +6,6 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { defineConfig } from "prisma/config";
 
-// The adapters come from other Prisma versions than the CLI; the CLI only
-// needs the common interface at run time.
-type MigrationAdapter = never;
-
 const databaseUrl = process.env.DATABASE_URL;
 // The schema needs a value to resolve; the adapter ignores it.
 process.env.DATABASE_URL ??= "postgresql://embedded@localhost/embedded";
@@ -21,14 +17,14 @@ export default defineConfig({
   async adapter() {
     if (databaseUrl) {
       const { PrismaPg } = await import("pg-migrate-adapter");
-      return new PrismaPg({ connectionString: databaseUrl }) as unknown as MigrationAdapter;
+      return new PrismaPg({ connectionString: databaseUrl });
     }
     const { PGlite } = await import("@electric-sql/pglite");
     const { PrismaPGlite } = await import("pglite-prisma-adapter");
     // `migrate diff` needs no database: give it a throwaway in-memory one.
-    if (process.env.PRISMA_NO_DATABASE) return new PrismaPGlite(new PGlite()) as unknown as MigrationAdapter;
+    if (process.env.PRISMA_NO_DATABASE) return new PrismaPGlite(new PGlite());
     const dataDir = path.resolve(process.env.DATA_DIR ?? "data", "pglite");
     mkdirSync(dataDir, { recursive: true });
-    return new PrismaPGlite(new PGlite(dataDir)) as unknown as MigrationAdapter;
+    return new PrismaPGlite(new PGlite(dataDir));
   },
 });

@@ -41,10 +41,10 @@ const key = Symbol.for("taxi.db");
 type Holder = { [key]?: Connection };
 type AdapterFactory = NonNullable<Prisma.PrismaClientOptions["adapter"]>;
 
-// pglite-prisma-adapter 0.6 was typed against an older driver-adapter-utils;
-// at run time it implements the same interface (checked by every test).
+// pglite-prisma-adapter 0.6 was written against an older driver-adapter-utils;
+// package.json's overrides give it the client's own, so the types agree.
 function pgliteAdapter(pglite: PGlite): AdapterFactory {
-  return new PrismaPGlite(pglite) as unknown as AdapterFactory;
+  return new PrismaPGlite(pglite);
 }
 
 /** Close hooks first (they may still need the database), then `close`. */

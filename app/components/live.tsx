@@ -27,6 +27,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     };
   });
   const sub = useSubscription(
+    // eslint-disable-next-line react-hooks/refs -- the callbacks run on subscription events, never during render
     trpc.live.events.subscriptionOptions(undefined, {
       onData: (event) => {
         for (const h of handlers.current) h(event);
@@ -38,6 +39,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
       },
       onError: (error) => {
         const code = (error.data as { code?: string } | undefined)?.code;
+        // eslint-disable-next-line react-hooks/immutability -- runs on a subscription error, not during render
         if (code === "UNAUTHORIZED") window.location.href = "/signin?expired=1";
       },
     }),

@@ -115,9 +115,10 @@ export function Shell({ user, children }: { user: ShellUser; children: ReactNode
             <button
               type="button"
               className="signout"
-              onClick={async () => {
-                await signOut({ redirect: false });
-                window.location.href = "/signin?signedOut=1";
+              onClick={() => {
+                void signOut({ redirect: false }).then(() => {
+                  window.location.href = "/signin?signedOut=1";
+                });
               }}
             >
               <Icon name="signOut" size={16} />

@@ -37,7 +37,7 @@ function Form({ notice }: { notice: "expired" | "signedOut" | null }) {
       <div className="signin-top">
         <LocaleSwitch />
       </div>
-      <form className="signin-card" onSubmit={submit} aria-label={t.signIn.title}>
+      <form className="signin-card" onSubmit={(e) => void submit(e)} aria-label={t.signIn.title}>
         <div className="signin-brand">
           <span className="brand-mark brand-mark-large">T</span>
           <div>

@@ -51,7 +51,7 @@ export async function writeAudit(db: DbOrTx, entry: AuditEntry): Promise<void> {
         action: entry.action,
         entity: entry.entity,
         entityId: entry.entityId === undefined || entry.entityId === null ? null : String(entry.entityId),
-        details: (sanitizeForAudit(entry.details ?? {}) ?? {}) as Prisma.InputJsonValue,
+        details: (sanitizeForAudit(entry.details ?? {}) ?? {}),
       },
       select: { id: true },
     });

@@ -117,7 +117,7 @@ class Translator {
       const translated = this.field(key, kind, value, at);
       for (const filter of Array.isArray(translated) ? translated : [translated]) {
         if (filter === EVERYTHING) continue;
-        and.push(filter === NOTHING ? NO_DRIVER : ({ [key]: filter } as Prisma.ExchangeDriverWhereInput));
+        and.push(filter === NOTHING ? NO_DRIVER : ({ [key]: filter }));
       }
     }
     if (and.length === 0) return {};
@@ -304,7 +304,7 @@ function sortEntry(field: string, direction: unknown, at: string): Prisma.Exchan
   if (direction === undefined || direction === 1 || (typeof direction === "string" && direction.toLowerCase() === "asc")) dir = "asc";
   else if (direction === -1 || (typeof direction === "string" && direction.toLowerCase() === "desc")) dir = "desc";
   else throw badRequest(`${at}: the direction is ASC, DESC, 1 or -1`, { parameter: at });
-  return { [field]: dir } as Prisma.ExchangeDriverOrderByWithRelationInput;
+  return { [field]: dir };
 }
 
 function sortParam(value: unknown, at = "sort"): Prisma.ExchangeDriverOrderByWithRelationInput[] {

@@ -196,7 +196,7 @@ export class StreetIndex {
     });
     this.wordStart[this.words.length] = total;
     this.wordStreets = new Int32Array(total);
-    this.words.forEach((word, i) => this.wordStreets.set(byWord.get(word)!.streets, this.wordStart[i]!));
+    this.words.forEach((word, i) => this.wordStreets.set(byWord.get(word)!.streets, this.wordStart[i]));
 
     const lengths = sorted.map((r) => codePointLength(r.fullName));
     const order = Array.from({ length: n }, (_, i) => i);

@@ -38,7 +38,7 @@ function trustedProxies(): { text: string; list: BlockList } {
   const holder = globalThis as { [cacheKey]?: { text: string; list: BlockList } };
   const text = config().TRUSTED_PROXIES;
   if (holder[cacheKey]?.text !== text) holder[cacheKey] = { text, list: parseProxyList(text) };
-  return holder[cacheKey]!;
+  return holder[cacheKey];
 }
 
 export function clientAddressOf(socketAddress: string, forwardedFor: string | string[] | undefined, proxies: BlockList): string {

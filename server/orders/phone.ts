@@ -27,7 +27,7 @@ function valid(number: PhoneNumber | undefined): string | undefined {
  * numbering plan knows yet, but written with its country code, is kept as
  * written (a new range must not lock a passenger out).
  */
-export function normalizePhone(raw: string, defaultCountry: CountryCode = config().DEFAULT_COUNTRY as CountryCode): string | undefined {
+export function normalizePhone(raw: string, defaultCountry: CountryCode = config().DEFAULT_COUNTRY): string | undefined {
   const text = raw.trim();
   if (!/^\+?[\d\s().-]{5,40}$/.test(text) && !/^00\d/.test(text)) return undefined;
   const digits = text.replace(/\D/g, "");

@@ -34,8 +34,8 @@ function offsetMs(at: Date, timeZone: string): number {
 export function parseLocal(text: string, timeZone: string): Date | undefined {
   const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(text.trim());
   if (!m) return undefined;
-  const [, y, mo, d, h, mi, s] = m.map(Number) as number[];
-  const guess = Date.UTC(y!, mo! - 1, d!, h!, mi!, s ?? 0);
+  const [, y, mo, d, h, mi, s] = m.map(Number);
+  const guess = Date.UTC(y!, mo! - 1, d, h, mi, s ?? 0);
   if (Number.isNaN(guess)) return undefined;
   if (timeZone === "UTC") return new Date(guess);
   const first = guess - offsetMs(new Date(guess), timeZone);

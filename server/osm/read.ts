@@ -46,7 +46,7 @@ function fromPbf(item: unknown, what: { nodes: boolean; ways: boolean }): OsmEle
     return { type: "node", id: e.id, lat: e.lat, lon: e.lon, tags: tagsOf(e.tags) };
   }
   if (e.type === "way" && what.ways && Array.isArray(e.refs) && e.refs.every((r) => typeof r === "number")) {
-    return { type: "way", id: e.id, refs: e.refs as number[], tags: tagsOf(e.tags) };
+    return { type: "way", id: e.id, refs: e.refs, tags: tagsOf(e.tags) };
   }
   return undefined;
 }

@@ -68,7 +68,7 @@ const t = initTRPC
       let fields: Record<string, string[]> | null = null;
       if (cause instanceof ZodError) {
         const flat = z.flattenError(cause);
-        fields = flat.fieldErrors as Record<string, string[]>;
+        fields = flat.fieldErrors;
         message = serverMessages[locale].badInput(Object.keys(fields).join(", "));
       } else if (error.code === "INTERNAL_SERVER_ERROR" && !isDomainError(cause)) {
         message = errorMessage("INTERNAL", {}, locale);

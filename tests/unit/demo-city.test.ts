@@ -515,8 +515,8 @@ describe("demo city: seeded", () => {
     // With a limit, the farther cars are left out.
     const limited = await arrivalSeconds(prisma, mainCityId, pickups[0]!, cars, { at, maxSeconds: 600 });
     limited.forEach((t, c) => {
-      if (matrix[0]![c] !== undefined && matrix[0]![c]! <= 599) expect(t).toBe(matrix[0]![c]);
-      if (matrix[0]![c] === undefined || matrix[0]![c]! > 601) expect(t).toBeUndefined();
+      if (matrix[0]![c] !== undefined && matrix[0]![c] <= 599) expect(t).toBe(matrix[0]![c]);
+      if (matrix[0]![c] === undefined || matrix[0]![c] > 601) expect(t).toBeUndefined();
     });
   });
 

@@ -7,6 +7,7 @@ import { Icon } from "../icons";
 import type { BoardRow } from "./types";
 import { ApproveToDriverDialog, RejectDialog, type ModerationTarget } from "./moderation-dialogs";
 import { useOrderActions } from "./use-order-actions";
+import { useNow } from "../use-now";
 
 function address(street: string, house: string): string {
   return [street, house].filter(Boolean).join(", ");
@@ -17,6 +18,7 @@ export function ModerationQueue({ items, total, onOpen }: { items: BoardRow[]; t
   const { approve } = useOrderActions();
   const [rejecting, setRejecting] = useState<ModerationTarget | null>(null);
   const [toDriver, setToDriver] = useState<ModerationTarget | null>(null);
+  const now = useNow(5_000);
   if (total === 0) return null;
   return (
     <section className="moderation" aria-label={t.moderation.title} data-testid="moderation-queue">
@@ -29,10 +31,10 @@ export function ModerationQueue({ items, total, onOpen }: { items: BoardRow[]; t
       </div>
       <ul className="moderation-list">
         {items.map((o) => (
-          <li key={o.id} className={`moderation-item${Date.now() - o.createdAt.getTime() < 15_000 ? " fresh" : ""}`} data-order-id={o.id}>
+          <li key={o.id} className={`moderation-item${now - o.createdAt.getTime() < 15_000 ? " fresh" : ""}`} data-order-id={o.id}>
             <button type="button" className="moderation-open m-open" onClick={() => onOpen(o.id)}>
               <span className="mono strong">#{o.id}</span>
-              <span className="muted small">{t.moderation.waiting(t.common.minutes(Math.max(0, Math.round((Date.now() - o.createdAt.getTime()) / 60_000))))}</span>
+              <span className="muted small">{t.moderation.waiting(t.common.minutes(Math.max(0, Math.round((now - o.createdAt.getTime()) / 60_000))))}</span>
             </button>
             <span className="mono m-phone">{fmt.phone(o.phone)}</span>
             <span className="moderation-route m-route" title={o.comment || undefined}>

@@ -318,6 +318,7 @@ function EditOrder({ order }: { order: OrderDetails }) {
   useEffect(() => {
     if (!dirty && stale) {
       const next = { version: order.version, values: valuesOf(order) };
+      // eslint-disable-next-line react-hooks/set-state-in-effect -- an untouched form follows the order as the server changes it
       setBase(next);
       setValues(next.values);
     }

@@ -130,6 +130,8 @@ function regionStyle(r: CanvasRegion): L.PathOptions {
 export function MapCanvas(props: MapCanvasProps) {
   const box = useRef<HTMLDivElement>(null);
   const map = useRef<L.Map | null>(null);
+  /** The canvas renderer of each layer kind, made with the map. */
+  const renderers = useRef<Record<string, L.Renderer> | null>(null);
   const layers = useRef<{
     tiles: L.TileLayer | null;
     base: L.LayerGroup;
@@ -155,7 +157,7 @@ export function MapCanvas(props: MapCanvasProps) {
       m.createPane(name).style.zIndex = String(z);
       return L.canvas({ padding: 0.3, pane: name });
     };
-    const renderers = { base: pane("consoleBase", 250), regions: pane("consoleRegions", 350), waiting: pane("consoleWaiting", 450) };
+    const rendererOf = { base: pane("consoleBase", 250), regions: pane("consoleRegions", 350), waiting: pane("consoleWaiting", 450) };
     layers.current = {
       tiles: null,
       base: L.layerGroup().addTo(m),
@@ -166,7 +168,7 @@ export function MapCanvas(props: MapCanvasProps) {
       drivers: L.layerGroup().addTo(m),
       markers: new Map(),
     };
-    (m as L.Map & { _consoleRenderers?: typeof renderers })._consoleRenderers = renderers;
+    renderers.current = rendererOf;
     const zoomClass = () => {
       const z = m.getZoom();
       box.current?.classList.toggle("map-zoom-low", z < 12.5);
@@ -186,7 +188,7 @@ export function MapCanvas(props: MapCanvasProps) {
     // The map is made once; later props arrive through the effects below.
   }, []);
 
-  const renderer = (kind: "base" | "regions" | "waiting") => (map.current as (L.Map & { _consoleRenderers?: Record<string, L.Renderer> }) | null)?._consoleRenderers?.[kind];
+  const renderer = (kind: "base" | "regions" | "waiting") => renderers.current?.[kind];
 
   // ------------------------------------------------------------ view of the city
   useEffect(() => {

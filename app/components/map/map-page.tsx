@@ -139,6 +139,7 @@ export function MapPage() {
   // A fresh overview already holds what earlier events said.
   const fetchedAt = overview.dataUpdatedAt;
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- drops live positions older than the overview just fetched (server data arriving)
     setLive((prev) => {
       const next = new Map([...prev].filter(([, p]) => p.at > fetchedAt));
       return next.size === prev.size ? prev : next;

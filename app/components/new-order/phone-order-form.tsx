@@ -91,13 +91,14 @@ export function PhoneOrderForm() {
   );
   useEffect(() => {
     const known = recent.data?.client?.name;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- fills the name once the server knows the caller (server data, not derived state)
     if (known) setForm((f) => (f.clientName ? f : { ...f, clientName: known }));
   }, [recent.data]);
 
   // ------------------------------------------------------------ estimate
-  const preOrderTime = form.when === "at" && form.at ? new Date(form.at) : undefined;
-  const estimateInput = useMemo(
-    () => ({
+  const estimateInput = useMemo(() => {
+    const preOrderTime = form.when === "at" && form.at ? new Date(form.at) : undefined;
+    return {
       pickup: addressInput(form.pickup),
       destination: form.destination.street.trim() ? addressInput(form.destination) : undefined,
       serviceId: serviceId ?? undefined,
@@ -106,9 +107,8 @@ export function PhoneOrderForm() {
         .map(([id, count]) => ({ id: Number(id), count })),
       preOrderTime: preOrderTime && !Number.isNaN(preOrderTime.getTime()) ? preOrderTime : undefined,
       phone: phoneDigits.length >= 10 ? form.phone : undefined,
-    }),
-    [form, serviceId, phoneDigits, preOrderTime?.getTime()],
-  );
+    };
+  }, [form, serviceId, phoneDigits]);
   const estimateKey = JSON.stringify(estimateInput);
   const debouncedKey = useDebounced(estimateKey, 300);
   const debouncedInput = useMemo(() => JSON.parse(debouncedKey, (k, v) => (k === "preOrderTime" ? new Date(v as string) : v)) as typeof estimateInput, [debouncedKey]);
@@ -120,6 +120,7 @@ export function PhoneOrderForm() {
 
   // ------------------------------------------------------------ create
   const create = useMutation(
+    // eslint-disable-next-line react-hooks/refs -- the callbacks run when the mutation settles, never during render
     trpc.orders.create.mutationOptions({
       meta: { inlineError: true },
       onSuccess: (order) => {

@@ -190,7 +190,7 @@ export function orderResource(order: ExchangeOrderRow, options: { party: boolean
   if (options.party && order.executor) {
     attributes.executor = order.executor;
     if (order.arrivalMinutes !== null) {
-      attributes.time = { ...((attributes.time as Record<string, unknown> | undefined) ?? {}), arrival: order.arrivalMinutes };
+      attributes.time = { ...((attributes.time) ?? {}), arrival: order.arrivalMinutes };
     }
   }
   return { type: "order" as const, id: String(order.id), attributes };
@@ -198,7 +198,7 @@ export function orderResource(order: ExchangeOrderRow, options: { party: boolean
 
 /** The attributes sent in notifications, with the status (the client only to the parties). */
 export function notificationAttributes(order: ExchangeOrderRow, party: boolean): Prisma.InputJsonObject {
-  return { ...visibleAttributes(order, party), status: order.statusCode } as Prisma.InputJsonObject;
+  return { ...visibleAttributes(order, party), status: order.statusCode };
 }
 
 /** The client's contact, as `restore` gives it to the executor. */

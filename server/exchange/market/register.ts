@@ -12,7 +12,6 @@
 // with the new id after `registered`: the order is back on the exchange.
 import type { Db } from "../../db";
 import { isUniqueViolation } from "../../errors";
-import type { Prisma } from "../../generated/prisma/client";
 import { codeOf } from "../../orders/states";
 import { fareKopecks, storedAttributes, type RegistrationAttributes } from "../attributes";
 import { badRequest } from "../errors";
@@ -79,7 +78,7 @@ async function attempt(db: Db, caller: ExchangeCaller, input: RegisterInput): Pr
         sellerId,
         sourceOrderId: input.id,
         registration,
-        attributes: attributes as unknown as Prisma.InputJsonObject,
+        attributes: attributes,
         fare: fareKopecks(attributes.fare),
         carClass: attributes.carClass,
         state: "NOT_REGISTERED",

@@ -85,7 +85,7 @@ export async function updateOrder(db: Db, caller: ExchangeCaller, input: { id: n
     if (!order) throw gone(`order ${input.id} is not registered on the exchange`);
     const role = roleOf(order, caller.participantId, ["seller", "executor"]);
     const current = attributesOf(order);
-    const merged = mergeAttributes(current, input.attributes as Record<string, unknown>);
+    const merged = mergeAttributes(current, input.attributes);
     const fields = changedFields(current, merged);
     const status = input.attributes.status;
     if (order.state === "NOT_REGISTERED" || isDone(order.state)) {

@@ -227,7 +227,7 @@ async function apply(tx: Tx, topic: InboundTopic, data: Data, fx: Effects): Prom
         data: {
           phase: "TAKEN",
           remoteState: codeOf("SENT_TO_DRIVER"),
-          executor: { ...executor, ...(arrival !== undefined ? { arrival } : {}), executorOrderId: data.orderId === undefined ? null : String(data.orderId) } as Prisma.InputJsonObject,
+          executor: { ...executor, ...(arrival !== undefined ? { arrival } : {}), executorOrderId: data.orderId === undefined ? null : String(data.orderId) },
         },
         select: { orderId: true },
       });
@@ -337,7 +337,7 @@ async function apply(tx: Tx, topic: InboundTopic, data: Data, fx: Effects): Prom
         }
         await tx.exchangeLink.update({
           where: { orderId: link.orderId },
-          data: { executor: { ...executor, ...position, positionAt: new Date().toISOString() } as Prisma.InputJsonObject },
+          data: { executor: { ...executor, ...position, positionAt: new Date().toISOString() } },
           select: { orderId: true },
         });
       }

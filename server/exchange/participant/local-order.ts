@@ -94,7 +94,7 @@ export function attributesOfLocal(order: SellableOrder): Json {
           pickUp: roubles(rate.pickUp),
         })
       : undefined,
-  }) as Json;
+  });
 }
 
 // ---------------------------------------------------------------- offers we receive

@@ -184,8 +184,8 @@ function dispatchPlanArb(op: Operation, ctx: FuzzContext): fc.Arbitrary<Dispatch
   const paramArb = fc.constantFrom(...names).chain((name) =>
     fc.record({
       name: fc.constant(name === "api_key_" ? "API_KEY" : name),
-      value: fc.oneof({ weight: 3, arbitrary: plausible(name).map((text) => ({ text }) as Value) }, { weight: 2, arbitrary: nastyValue }),
-      where: fc.constantFrom("query", "body") as fc.Arbitrary<"query" | "body">,
+      value: fc.oneof({ weight: 3, arbitrary: plausible(name).map((text) => ({ text })) }, { weight: 2, arbitrary: nastyValue }),
+      where: fc.constantFrom<"query" | "body">("query", "body"),
     }),
   );
   const pathArb = fc.oneof(
@@ -193,15 +193,15 @@ function dispatchPlanArb(op: Operation, ctx: FuzzContext): fc.Arbitrary<Dispatch
     { weight: 1, arbitrary: fc.constant(`/api/${op.path}/`) },
     { weight: 1, arbitrary: fc.constant(`/api//${op.path}//`) },
   );
-  const methodArb = fc.oneof({ weight: 10, arbitrary: fc.constant(op.method as string) }, { weight: 2, arbitrary: fc.constantFrom(...METHODS) });
+  const methodArb = fc.oneof({ weight: 10, arbitrary: fc.constant<string>(op.method) }, { weight: 2, arbitrary: fc.constantFrom(...METHODS) });
   return fc.record({
     op: fc.constant(op),
     method: methodArb,
     path: pathArb,
     params: fc.array(paramArb, { maxLength: 10 }),
     key: keyVariants(ctx.apiKey),
-    keyWhere: fc.constantFrom("query", "body") as fc.Arbitrary<"query" | "body">,
-    encoding: fc.constantFrom("form", "form", "json", "json", "multipart", "none", "broken-json", "raw-bytes") as fc.Arbitrary<DispatchPlan["encoding"]>,
+    keyWhere: fc.constantFrom<"query" | "body">("query", "body"),
+    encoding: fc.constantFrom<DispatchPlan["encoding"]>("form", "form", "json", "json", "multipart", "none", "broken-json", "raw-bytes"),
     contentType: fc.constantFrom(...CONTENT_TYPES),
     junk: fc.array(fc.constantFrom("&&", "=orphan", "lonely", "%", "%%", "a=b=c", "api_key", "=", "%3D%3D", "x[]=1", "x[y]=2"), { maxLength: 3 }),
     retype: fc.array(fc.oneof(fc.constantFrom<unknown>(null, true, false, 0, -1, 1.5, 1e308, [], {}), fc.jsonValue({ maxDepth: 2 })), { maxLength: 3 }),
@@ -378,7 +378,7 @@ function exchangePlanArb(op: ExchangeOperation): fc.Arbitrary<ExchangePlan> {
   );
   return fc.record({
     op: fc.constant(op),
-    method: fc.oneof({ weight: 10, arbitrary: fc.constant(op.method as string) }, { weight: 2, arbitrary: fc.constantFrom(...METHODS) }),
+    method: fc.oneof({ weight: 10, arbitrary: fc.constant<string>(op.method) }, { weight: 2, arbitrary: fc.constantFrom(...METHODS) }),
     path,
     token: fc.oneof({ weight: 6, arbitrary: fc.constantFrom<TokenMode>("meta", "header") }, { weight: 3, arbitrary: fc.constantFrom(...BAD_TOKEN_MODES) }),
     body,
@@ -498,7 +498,7 @@ function driverAppPlanArb(op: DriverAppOperation, ctx: FuzzContext): fc.Arbitrar
   const field = fc.oneof({ weight: 3, arbitrary: fc.jsonValue({ maxDepth: 2 }) }, { weight: 3, arbitrary: nastyText }, { weight: 2, arbitrary: fc.constantFrom<unknown>("55.75", 55.75, 37.62, "yes", 5, "1", randomUuidLike) });
   return fc.record({
     op: fc.constant(op),
-    method: fc.oneof({ weight: 10, arbitrary: fc.constant(op.method as string) }, { weight: 2, arbitrary: fc.constantFrom(...METHODS) }),
+    method: fc.oneof({ weight: 10, arbitrary: fc.constant<string>(op.method) }, { weight: 2, arbitrary: fc.constantFrom(...METHODS) }),
     auth: fc.oneof(
       { weight: 6, arbitrary: fc.constant(`Bearer ${ctx.driverKey}`) },
       { weight: 1, arbitrary: fc.constantFrom(undefined, "", "Bearer ", "Bearer da_wrong", `Bearer ${ctx.driverKey}x`, `bearer  ${ctx.driverKey}`, `Basic ${ctx.driverKey}`, `Bearer ${"k".repeat(300)}`, "Bearer dp_forged-provisioning-key") },
