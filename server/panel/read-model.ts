@@ -15,6 +15,7 @@ import type { DbOrTx } from "../db";
 import type { ExchangeEntryKind, OutboxStatus, Prisma } from "../generated/prisma/client";
 import { isDone, isOrderState } from "../orders/states";
 import { escapeLike } from "../db/like";
+import { afterCursor, rowsFor, toPage } from "../db/paging";
 
 export const PAGE_SIZE = 50;
 const DAY = 24 * 3600 * 1000;
@@ -108,12 +109,12 @@ export interface LedgerQuery {
 export async function ledgerPage(db: DbOrTx, participantId: number, query: LedgerQuery = {}) {
   const limit = Math.min(query.limit ?? PAGE_SIZE, 200);
   const rows = await db.exchangeLedgerEntry.findMany({
-    where: { participantId, ...(query.kind ? { kind: query.kind } : {}), ...(query.before ? { id: { lt: query.before } } : {}) },
+    where: afterCursor({ participantId, ...(query.kind ? { kind: query.kind } : {}) }, query.before, "desc"),
     orderBy: { id: "desc" },
-    take: limit + 1,
+    take: rowsFor({ limit }),
     select: { id: true, kind: true, amount: true, balanceAfter: true, exchangeOrderId: true, reason: true, createdAt: true, order: { select: { sellerId: true, executorId: true, sourceOrderId: true } } },
   });
-  const page = rows.slice(0, limit);
+  const { items: page, nextCursor } = toPage(rows, limit);
   return {
     entries: page.map((e) => ({
       id: e.id,
@@ -126,7 +127,7 @@ export async function ledgerPage(db: DbOrTx, participantId: number, query: Ledge
       reason: e.reason,
       createdAt: e.createdAt,
     })),
-    nextBefore: rows.length > limit ? page[page.length - 1]?.id : undefined,
+    nextBefore: nextCursor ?? undefined,
   };
 }
 
@@ -191,9 +192,9 @@ export async function ordersPage(db: DbOrTx, participantId: number, query: Order
   const filter: Prisma.ExchangeOrderWhereInput =
     query.filter === "active" ? { statusCode: { lt: 90 } } : query.filter === "done" ? { statusCode: { gte: 90 } } : {};
   const rows = await db.exchangeOrder.findMany({
-    where: { ...mine, ...filter, ...(query.before ? { id: { lt: query.before } } : {}) },
+    where: afterCursor({ ...mine, ...filter }, query.before, "desc"),
     orderBy: { id: "desc" },
-    take: limit + 1,
+    take: rowsFor({ limit }),
     select: {
       id: true,
       sourceOrderId: true,
@@ -211,7 +212,7 @@ export async function ordersPage(db: DbOrTx, participantId: number, query: Order
       executorPart: { select: { name: true } },
     },
   });
-  const page = rows.slice(0, limit);
+  const { items: page, nextCursor } = toPage(rows, limit);
   const money = await commissionsFor(
     db,
     participantId,
@@ -236,7 +237,7 @@ export async function ordersPage(db: DbOrTx, participantId: number, query: Order
       takenAt: o.takenAt,
       completedAt: o.completedAt,
     })),
-    nextBefore: rows.length > limit ? page[page.length - 1]?.id : undefined,
+    nextBefore: nextCursor ?? undefined,
   };
 }
 
@@ -324,9 +325,9 @@ export interface NotificationsQuery {
 export async function notificationsPage(db: DbOrTx, participantId: number, query: NotificationsQuery = {}) {
   const limit = Math.min(query.limit ?? PAGE_SIZE, 200);
   const rows = await db.outboxMessage.findMany({
-    where: { ...notificationScope(participantId, query.orderId), ...(query.status ? { status: query.status } : {}), ...(query.before ? { id: { lt: query.before } } : {}) },
+    where: afterCursor({ ...notificationScope(participantId, query.orderId), ...(query.status ? { status: query.status } : {}) }, query.before, "desc"),
     orderBy: { id: "desc" },
-    take: limit + 1,
+    take: rowsFor({ limit }),
     select: {
       id: true,
       deliveryId: true,
@@ -342,7 +343,7 @@ export async function notificationsPage(db: DbOrTx, participantId: number, query
       attemptLog: { orderBy: { id: "desc" }, take: 20, select: { id: true, at: true, httpStatus: true, error: true, durationMs: true } },
     },
   });
-  const page = rows.slice(0, limit);
+  const { items: page, nextCursor } = toPage(rows, limit);
   return {
     messages: page.map((m) => {
       const order = /:o(\d+)$/.exec(m.orderingKey);
@@ -361,7 +362,7 @@ export async function notificationsPage(db: DbOrTx, participantId: number, query
         attemptLog: m.attemptLog,
       };
     }),
-    nextBefore: rows.length > limit ? page[page.length - 1]?.id : undefined,
+    nextBefore: nextCursor ?? undefined,
   };
 }
 
