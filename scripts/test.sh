@@ -34,15 +34,18 @@ step "setting up: PostgreSQL, Chromium"
 bash scripts/ensure-postgres.sh
 if ls e2e/*.spec.ts >/dev/null 2>&1; then bash scripts/ensure-chromium.sh; fi
 
-step "type check and lint, beside the build"
+step "the fast tier: every console procedure through createCaller (no build, no server)"
 npx prisma generate >/dev/null
+npx vitest run --project fast
+
+step "type check and lint, beside the build"
 parallel \
   "checks:npx tsc --noEmit && npx eslint ." \
   "build:npx next build"
 
 step "tests on PGlite and on PostgreSQL, at once"
 parallel \
-  "pglite:TEST_DB=pglite npx vitest run" \
+  "pglite:TEST_DB=pglite npx vitest run --project unit --project integration --project reliability" \
   "postgres:TEST_DB=postgres npx vitest run --project integration --project reliability"
 
 if ls e2e/*.spec.ts >/dev/null 2>&1; then
