@@ -1,6 +1,6 @@
 // The exchange desk against a server of its own that trades on an exchange
 // (EXCHANGE_URL): the exchange is a stand-in in this test
-// (tests/exchange-e2e/fake-exchange.ts) that records our calls, and this
+// (tests/support/exchange/fake-exchange.ts) that records our calls, and this
 // test plays its notifications to /participant/on/... as the real one would.
 // A dispatcher sells an order from the desk (the exchange's sellOrder), the
 // exchange registers and accepts it, an offer arrives and a dispatcher gives
@@ -11,7 +11,7 @@ import type { Page } from "@playwright/test";
 import { test, expect } from "./support/fixtures";
 import { signInApi, trpc, uniquePhone, type Session } from "./support/console-api";
 import { startServer, type StartedServer } from "../tests/support/server";
-import { FakeExchange } from "../tests/exchange-e2e/fake-exchange";
+import { FakeExchange } from "../tests/support/exchange/fake-exchange";
 
 test.describe.configure({ mode: "serial" });
 

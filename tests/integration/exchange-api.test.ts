@@ -8,10 +8,10 @@ import { EXCHANGE_OPERATIONS } from "@/server/exchange-api/operations";
 import { version as versionOp, session as sessionOp, profiles as profilesOp, drivers as driversOp, driverClasses, driverOptions, driverById } from "@/server/exchange-api/operations/general";
 import { register as registerOp, get as getOp, update as updateOp } from "@/server/exchange-api/operations/orders";
 import type { StartedServer } from "../support/server";
-import { prepareDatabase, startOn, TEST_DB, withDatabase, type PreparedDb } from "../exchange-e2e/db";
-import { addParticipants, EXCHANGE_DRIVERS } from "../exchange-e2e/fixtures";
-import { errorOf, get, post, request, until, type Reply } from "../exchange-e2e/http";
-import { startReceiver, type Receiver } from "../exchange-e2e/receiver";
+import { prepareDatabase, startOn, TEST_DB, withDatabase, type PreparedDb } from "../support/exchange/db";
+import { addParticipants, EXCHANGE_DRIVERS } from "../support/exchange/fixtures";
+import { errorOf, get, post, request, until, type Reply } from "../support/exchange/http";
+import { startReceiver, type Receiver } from "../support/exchange/receiver";
 import { seedExchange } from "@/server/seed/exchange";
 
 const key = () => `xk_${randomBytes(18).toString("base64url")}`;

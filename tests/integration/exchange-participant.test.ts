@@ -6,10 +6,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { StartedServer } from "../support/server";
-import { prepareDatabase, startOn, TEST_DB, type PreparedDb } from "../exchange-e2e/db";
-import { FakeExchange } from "../exchange-e2e/fake-exchange";
-import { fillDispatch, type DispatchFixture } from "../exchange-e2e/fixtures";
-import { errorOf, get, post, until, type Reply } from "../exchange-e2e/http";
+import { prepareDatabase, startOn, TEST_DB, type PreparedDb } from "../support/exchange/db";
+import { FakeExchange } from "../support/exchange/fake-exchange";
+import { fillDispatch, type DispatchFixture } from "../support/exchange/fixtures";
+import { errorOf, get, post, until, type Reply } from "../support/exchange/http";
 
 const CONTROL = "control-key-0123456789abcdef";
 let app: StartedServer;
