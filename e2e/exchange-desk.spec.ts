@@ -12,6 +12,7 @@ import { test, expect } from "./support/fixtures";
 import { signInApi, trpc, uniquePhone, type Session } from "./support/console-api";
 import { startServer, type StartedServer } from "../tests/support/server";
 import { FakeExchange } from "../tests/support/exchange/fake-exchange";
+import { until } from "../tests/support/wait";
 
 test.describe.configure({ mode: "serial" });
 
@@ -80,14 +81,6 @@ async function notify(topic: string, data: Record<string, unknown>): Promise<voi
   expect(res.status, await res.clone().text()).toBe(200);
 }
 
-async function until(what: string, probe: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (probe()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 test("a dispatcher sells an order from the desk; the exchange registers and accepts it", async ({ page, shot }) => {
   const orderId = await freeOrder();

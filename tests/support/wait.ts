@@ -6,7 +6,7 @@
 
 /** Waits until `probe` gives a value (not undefined or false); throws naming `what` after `timeoutMs`. */
 export async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 30_000, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = performance.now() + timeoutMs;
   let last: unknown;
   for (;;) {
     try {
@@ -15,17 +15,17 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined 
     } catch (error) {
       last = error;
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last instanceof Error ? `: ${last.message}` : ""}`);
+    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last instanceof Error ? `: ${last.message}` : ""}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 
 /** Reads `read` until `check` holds or `timeoutMs` pass, and returns the last reading (for the assertion that follows to show it). */
 export async function eventually<T>(read: () => Promise<T> | T, check: (value: T) => boolean, timeoutMs = 10_000, everyMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = performance.now() + timeoutMs;
   for (;;) {
     const value = await read();
-    if (check(value) || Date.now() > deadline) return value;
+    if (check(value) || performance.now() > deadline) return value;
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
