@@ -24,6 +24,9 @@ import pg from "pg";
 
 export type TestDb = "pglite" | "postgres";
 
+/** The servers' APP_SECRET unless the environment or the caller gives one (tests derive keys from it). */
+export const DEFAULT_APP_SECRET = "test-secret-test-secret-test-secret-0123";
+
 export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const root = path.resolve(import.meta.dirname, "..", "..");
 
@@ -230,15 +233,17 @@ export interface StartOptions {
   db?: TestDb;
   env?: Record<string, string>;
   seedDemo?: boolean;
+  /** The API key, administrator and secret a database was seeded with (a copy of a template): the server's seed then changes nothing. */
+  seeded?: { apiKey: string; adminEmail: string; adminPassword: string; appSecret: string };
 }
 
 /** A started server on a new database (a PGlite directory, or a PostgreSQL database; env's DATA_DIR or DATABASE_URL wins). */
 export async function startServer(options: StartOptions = {}): Promise<StartedServer> {
   const db = options.db ?? testDb();
   const dataDir = mkdtempSync(path.join(tmpdir(), "taxi-test-"));
-  const apiKey = `test-key-${randomBytes(12).toString("hex")}`;
-  const adminEmail = "admin@test.local";
-  const adminPassword = "test-password-1";
+  const apiKey = options.seeded?.apiKey ?? `test-key-${randomBytes(12).toString("hex")}`;
+  const adminEmail = options.seeded?.adminEmail ?? "admin@test.local";
+  const adminPassword = options.seeded?.adminPassword ?? "test-password-1";
   const database = db === "postgres" && !options.env?.DATABASE_URL ? await createPostgresDatabase() : undefined;
   const app = await launchApp({
     env: {
@@ -247,7 +252,7 @@ export async function startServer(options: StartOptions = {}): Promise<StartedSe
       SEED_ADMIN_EMAIL: adminEmail,
       SEED_ADMIN_PASSWORD: adminPassword,
       SEED_DEMO: options.seedDemo === false ? "0" : "1",
-      APP_SECRET: process.env.APP_SECRET ?? "test-secret-test-secret-test-secret-0123",
+      APP_SECRET: options.seeded?.appSecret ?? process.env.APP_SECRET ?? DEFAULT_APP_SECRET,
       ...(database ? { DATABASE_URL: database.url } : {}),
       ...options.env,
     },
@@ -271,7 +276,8 @@ export async function startServer(options: StartOptions = {}): Promise<StartedSe
     adminPassword,
     db,
     databaseUrl: database?.url ?? options.env?.DATABASE_URL,
-    dataDir,
+    // The data directory the server uses (the caller's, when env gives one).
+    dataDir: options.env?.DATA_DIR ?? dataDir,
     get process() {
       return app.process!;
     },
