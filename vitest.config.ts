@@ -10,8 +10,14 @@ export default defineConfig({
     fileParallelism: false,
     projects: [
       {
+        // The fast tier: every console procedure through createCaller on an
+        // embedded database; no build, no server, no browser.
         extends: true,
-        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], testTimeout: 60_000 },
+        test: { name: "fast", include: ["tests/fast/**/*.test.ts"], globalSetup: ["tests/support/local-db-setup.ts"], testTimeout: 60_000, hookTimeout: 180_000 },
+      },
+      {
+        extends: true,
+        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], globalSetup: ["tests/support/local-db-setup.ts"], testTimeout: 60_000, hookTimeout: 180_000 },
       },
       {
         extends: true,

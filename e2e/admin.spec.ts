@@ -117,7 +117,6 @@ test("every page of the console renders (screenshots)", async ({ page, shot }) =
     await expect(page.locator("main h1").first()).toBeVisible();
     if (path === "/orders") await expect(page.locator(".grid-row[data-order-id]").first()).toBeVisible();
     if (path === "/drivers") await expect(page.locator("table tbody tr").first()).toBeVisible();
-    await page.waitForTimeout(400);
     await shot(name);
   }
   await page.goto("/drivers");

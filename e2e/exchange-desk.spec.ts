@@ -1,6 +1,6 @@
 // The exchange desk against a server of its own that trades on an exchange
 // (EXCHANGE_URL): the exchange is a stand-in in this test
-// (tests/exchange-e2e/fake-exchange.ts) that records our calls, and this
+// (tests/support/exchange/fake-exchange.ts) that records our calls, and this
 // test plays its notifications to /participant/on/... as the real one would.
 // A dispatcher sells an order from the desk (the exchange's sellOrder), the
 // exchange registers and accepts it, an offer arrives and a dispatcher gives
@@ -11,7 +11,8 @@ import type { Page } from "@playwright/test";
 import { test, expect } from "./support/fixtures";
 import { signInApi, trpc, uniquePhone, type Session } from "./support/console-api";
 import { startServer, type StartedServer } from "../tests/support/server";
-import { FakeExchange } from "../tests/exchange-e2e/fake-exchange";
+import { FakeExchange } from "../tests/support/exchange/fake-exchange";
+import { until } from "../tests/support/wait";
 
 test.describe.configure({ mode: "serial" });
 
@@ -80,14 +81,6 @@ async function notify(topic: string, data: Record<string, unknown>): Promise<voi
   expect(res.status, await res.clone().text()).toBe(200);
 }
 
-async function until(what: string, probe: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (probe()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 test("a dispatcher sells an order from the desk; the exchange registers and accepts it", async ({ page, shot }) => {
   const orderId = await freeOrder();

@@ -6,6 +6,7 @@ import { test, expect, signIn } from "./support/fixtures";
 import { env, userOf } from "./support/env";
 import { signInApi, trpc, uniquePhone } from "./support/console-api";
 import { waitLive } from "./support/board";
+import { untilStill } from "./support/motion";
 
 interface DriverRow {
   id: number;
@@ -63,7 +64,7 @@ test("drivers move live on the map, the card opens on a click, regions count, a 
   const card = page.getByTestId("driver-card");
   await expect(card).toContainText(driver!.callSign);
   await page.getByRole("button", { name: "Закрыть карточку" }).click();
-  await page.waitForTimeout(600);
+  await untilStill(marker);
   const before = await marker.boundingBox();
   const lat1 = Number((lat0 + 0.004).toFixed(6));
   const lon1 = Number((lon0 + 0.006).toFixed(6));

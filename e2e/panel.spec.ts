@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test, expect, type Browser, type Page, type TestInfo } from "@playwright/test";
-import { prepareDatabase, TEST_DB, type PreparedDb } from "../tests/exchange-e2e/db";
+import { prepareDatabase, TEST_DB, type PreparedDb } from "../tests/support/exchange/db";
 import { fillPanelFixture, P12_PASSWORD, type PanelFixture } from "../tests/support/panel-fixtures";
 import { startTlsServer, type TlsServer } from "../tests/support/tls-server";
 

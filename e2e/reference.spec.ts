@@ -9,6 +9,7 @@
 import { test, expect, signIn } from "./support/fixtures";
 import { env, userOf } from "./support/env";
 import { signInApi, trpc, uniquePhone, type Session } from "./support/console-api";
+import { untilStill } from "./support/motion";
 
 const suffix = () => Date.now().toString(36).slice(-5);
 
@@ -157,13 +158,8 @@ test("regions: vertices typed and dragged, a crossing polygon refused, the chang
   const lat2 = await form.locator('input[name="lat-2"]').inputValue();
   const vertex = page.locator('[data-vertex="2"]');
   // The map glides to the region after it is chosen: wait until the marker stands still.
-  let box = (await vertex.boundingBox())!;
-  for (let i = 0; i < 20; i++) {
-    await page.waitForTimeout(150);
-    const next = (await vertex.boundingBox())!;
-    if (Math.abs(next.x - box.x) < 0.5 && Math.abs(next.y - box.y) < 0.5) break;
-    box = next;
-  }
+  await untilStill(vertex);
+  const box = (await vertex.boundingBox())!;
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.mouse.down();
   await page.mouse.move(box.x + box.width / 2 + 6, box.y + box.height / 2 - 9, { steps: 6 });

@@ -3,6 +3,7 @@
 import path from "node:path";
 import { test as base, expect, type Page } from "@playwright/test";
 import { env, userOf, type Role } from "./env";
+import { painted } from "./motion";
 
 export const test = base.extend<{ shot: (name: string) => Promise<void> }>({
   // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from the pattern
@@ -11,6 +12,7 @@ export const test = base.extend<{ shot: (name: string) => Promise<void> }>({
   },
   shot: async ({ page }, use, testInfo) => {
     await use(async (name: string) => {
+      await painted(page);
       await page.screenshot({ path: path.join(testInfo.project.outputDir, "screenshots", `${name}.png`), fullPage: false });
     });
   },

@@ -41,6 +41,8 @@ export async function revokeConsoleApiKey(db: Db, id: number) {
 }
 
 export async function setCallbackTemplate(db: Db, input: { apiKeyId: number; callbackTemplate: string | null }) {
+  // An unknown key is NOT_FOUND, not Prisma's "record to update not found" (a 500). Keys are never deleted.
+  if (!(await db.apiKey.findUnique({ where: { id: input.apiKeyId }, select: { id: true } }))) throw new ValidationError("NOT_FOUND", { what: "API key", id: input.apiKeyId });
   const row = await db.apiKey.update({
     where: { id: input.apiKeyId },
     data: { callbackTemplate: checkTemplate(input.callbackTemplate) },

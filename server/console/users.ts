@@ -49,8 +49,15 @@ function refuseSelfLockout(actorId: number, userId: number, what: string, reason
   if (actorId === userId) throw new AuthError("NOT_ACCEPTABLE", { reason: what, reasonKey });
 }
 
+/** An unknown user is NOT_FOUND, not Prisma's "record to update not found" (a 500). Users are never deleted. */
+async function requireUser(db: Db, userId: number): Promise<void> {
+  const user = await db.user.findUnique({ where: { id: userId }, select: { id: true } });
+  if (!user) throw new ValidationError("NOT_FOUND", { what: "User", id: userId });
+}
+
 export async function updateUser(db: Db, actorId: number, input: { userId: number; name?: string; roles?: UserRole[] }) {
   if (input.roles && !input.roles.includes("ADMIN")) refuseSelfLockout(actorId, input.userId, "you cannot remove your own administrator role", "selfAdmin");
+  await requireUser(db, input.userId);
   return db.user.update({
     where: { id: input.userId },
     data: { ...(input.name !== undefined ? { name: input.name.trim() } : {}), ...(input.roles ? { roles: [...new Set(input.roles)] } : {}) },
@@ -60,10 +67,12 @@ export async function updateUser(db: Db, actorId: number, input: { userId: numbe
 
 export async function setUserDisabled(db: Db, actorId: number, input: { userId: number; disabled: boolean }) {
   if (input.disabled) refuseSelfLockout(actorId, input.userId, "you cannot disable yourself", "selfDisable");
+  await requireUser(db, input.userId);
   return db.user.update({ where: { id: input.userId }, data: { disabled: input.disabled }, select: userRowSelect });
 }
 
 export async function resetUserPassword(db: Db, input: { userId: number; password: string }) {
+  await requireUser(db, input.userId);
   return db.user.update({ where: { id: input.userId }, data: { passwordHash: await hashPassword(input.password) }, select: userRowSelect });
 }
 

@@ -445,8 +445,8 @@ export function forgetStreets(): void {
   if (s) s.generation++;
 }
 
-/** For tests and diagnostics: how many loads, and whether the index in hand is current. */
-export function streetIndexStatus(): { loads: number; generation: number; current: boolean; streets: number } {
+/** For tests and diagnostics: how many loads, whether the index in hand is current, and whether a load is under way. */
+export function streetIndexStatus(): { loads: number; generation: number; current: boolean; loading: boolean; streets: number } {
   const s = state();
-  return { loads: s.loads, generation: s.generation, current: s.current?.generation === s.generation, streets: s.current?.index.size ?? 0 };
+  return { loads: s.loads, generation: s.generation, current: s.current?.generation === s.generation, loading: s.loading !== undefined, streets: s.current?.index.size ?? 0 };
 }

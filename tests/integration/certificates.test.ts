@@ -16,7 +16,7 @@ import forge from "node-forge";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { signPanelIdentity, PANEL_IDENTITY_HEADER } from "@/server/panel/identity";
 import { readPkcs12, serialOf } from "@/server/certificates/x509";
-import { prepareDatabase, TEST_DB, type PreparedDb } from "../exchange-e2e/db";
+import { prepareDatabase, TEST_DB, type PreparedDb } from "../support/exchange/db";
 import { fillPanelFixture, P12_PASSWORD, type PanelCert, type PanelFixture } from "../support/panel-fixtures";
 import { startTlsServer, type TlsServer } from "../support/tls-server";
 

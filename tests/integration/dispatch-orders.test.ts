@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { apiGet, apiPost, apiKey, baseUrl } from "../support/api";
 import { createOrderOperation, orderInfoOperation } from "@/server/dispatch-api/operations/orders";
 import { estimateOperation } from "@/server/dispatch-api/operations/estimate";
+import { eventually } from "../support/wait";
 
 const PHONE = "89161234567";
 
@@ -315,12 +316,8 @@ describe("status and cancellation", () => {
   it("moves a status set through the API on to 10 once the passenger's SMS went, and names it as the original", async () => {
     const order = await create({ phone: PHONE, street: "ул. Ленина", house: "2", moderation_required: "no", driver_id: "104" });
     expect((await apiPost("order/status", { uuid: order.uuid, code: 2 })).status).toBe("DONE");
-    // the SMS leaves through the outbox: wait for its effect, bounded by the test's timeout
-    let status = await apiGet<{ code: number; name: string }>("order/status", { uuid: order.uuid });
-    while (status.response.code === 2) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      status = await apiGet<{ code: number; name: string }>("order/status", { uuid: order.uuid });
-    }
+    // the SMS leaves through the outbox: wait for its effect
+    const status = await eventually(() => apiGet<{ code: number; name: string }>("order/status", { uuid: order.uuid }), (s) => s.response.code !== 2, 30_000);
     expect(status.response).toMatchObject({ code: 10, name: "Сообщили время подъезда", state: "CONFIRMED_CLIENT_NOTIFIED" });
   });
 

@@ -8,10 +8,11 @@ import { EXCHANGE_OPERATIONS } from "@/server/exchange-api/operations";
 import { version as versionOp, session as sessionOp, profiles as profilesOp, drivers as driversOp, driverClasses, driverOptions, driverById } from "@/server/exchange-api/operations/general";
 import { register as registerOp, get as getOp, update as updateOp } from "@/server/exchange-api/operations/orders";
 import type { StartedServer } from "../support/server";
-import { prepareDatabase, startOn, TEST_DB, withDatabase, type PreparedDb } from "../exchange-e2e/db";
-import { addParticipants, EXCHANGE_DRIVERS } from "../exchange-e2e/fixtures";
-import { errorOf, get, post, request, until, type Reply } from "../exchange-e2e/http";
-import { startReceiver, type Receiver } from "../exchange-e2e/receiver";
+import { prepareDatabase, startOn, TEST_DB, withDatabase, type PreparedDb } from "../support/exchange/db";
+import { addParticipants, EXCHANGE_DRIVERS } from "../support/exchange/fixtures";
+import { errorOf, get, post, request, until, type Reply } from "../support/exchange/http";
+import { startReceiver, type Receiver } from "../support/exchange/receiver";
+import { watchOutbox, type OutboxWatch } from "../support/exchange/outbox";
 import { seedExchange } from "@/server/seed/exchange";
 
 const key = () => `xk_${randomBytes(18).toString("base64url")}`;
@@ -19,6 +20,8 @@ const NAMES = ["S", "B1", "B2", "P", "R", "N", "D", "T1", "T2", "T3", "T4", "T5"
 type Name = (typeof NAMES)[number];
 
 let server: StartedServer;
+/** The exchange's outbox, the marker of the checks that something was not sent. */
+let outbox: OutboxWatch;
 let prepared: PreparedDb;
 let X: string;
 const rx = {} as Record<Name, Receiver>;
@@ -26,6 +29,8 @@ const keys = {} as Record<Name, string>;
 const tokens = {} as Partial<Record<Name, string>>;
 let ids: Record<string, number> = {};
 const DEPOSIT = 1_000_000n;
+/** The seeded demo participants' servers: nothing listens there. */
+const DEMO_URL = "http://localhost:1";
 
 function attrs(overrides: Record<string, unknown> = {}) {
   return {
@@ -94,7 +99,7 @@ beforeAll(async () => {
       ...(["T1", "T2", "T3", "T4", "T5"] as const).map((n) => ({ name: n, url: rx[n].url, key: keys[n], services: five, deposit: DEPOSIT })),
     ]);
     for (const d of EXCHANGE_DRIVERS) await prisma.exchangeDriver.create({ data: { participantId: map.S!, ...d } });
-    await seedExchange(prisma, { publicUrl: "http://localhost:1" });
+    await seedExchange(prisma, { publicUrl: DEMO_URL });
     // The demo participants' drivers would only crowd the filter tests.
     await prisma.exchangeDriver.deleteMany({ where: { participantId: { not: map.S! } } });
     return map;
@@ -107,6 +112,7 @@ beforeAll(async () => {
     EXCHANGE_COMMISSION_BP: "500",
   });
   X = `${server.url}/exchange`;
+  outbox = await watchOutbox(server.url, server.adminEmail, server.adminPassword, { unreachable: [DEMO_URL] });
   for (const name of NAMES) {
     if (name === "R" || name === "D" || name === "N") continue;
     const r = await post(`${X}/session`, { data: { key: keys[name] } });
@@ -367,7 +373,8 @@ describe("selling: register, offer, take, update, reject, complete", () => {
     }
     await topicsOf("R", first, 1);
     // S's own offer: no; N has no server; the T* execute another car class; D is disabled.
-    await new Promise((r) => setTimeout(r, 300));
+    // Every notification of the registration is delivered once the outbox settles.
+    await outbox.settled();
     for (const name of ["N", "D", "T1"] as const) expect(rx[name].events(first)).toHaveLength(0);
     expect(rx.S.topics(first)).not.toContain("order/received");
   });
@@ -375,7 +382,7 @@ describe("selling: register, offer, take, update, reject, complete", () => {
   it("a repeated registration answers the same id and sends nothing", async () => {
     const again = await call("S", "order", { id: "S-1", type: "order", attributes: attrs() });
     expect((again.body.data as { id: string }).id).toBe(first);
-    await new Promise((r) => setTimeout(r, 400));
+    await outbox.settled();
     expect(rx.S.topics(first)).toEqual(["order/registered", "order/accepted"]);
     expect(rx.B1.topics(first)).toEqual(["order/received"]);
   });
@@ -523,7 +530,7 @@ describe("selling: register, offer, take, update, reject, complete", () => {
     await until("re-offer at B2", () => rx.B2.topics(first).length > before);
     expect(rx.B2.topics(first).at(-1)).toBe("order/received");
     expect(rx.B2.events(first).at(-1)!.data).toMatchObject({ attributes: { status: 9 } });
-    await new Promise((r) => setTimeout(r, 300));
+    await outbox.settled();
     expect(rx.B1.topics(first)).not.toContain("order/rejectdriver");
     expect(rx.B1.topics(first).filter((t) => t === "order/received")).toHaveLength(1); // B1 gave it back: not offered again
     expect(errorOf(await call("S", "order/rejectdriver", { id: first }))).toMatchObject({ status: 406, code: "NotAcceptable" });
@@ -653,7 +660,7 @@ describe("cancel and revoke", () => {
     await topicsOf("B2", taken, 2);
     expect((await call("S", "order/revoke", { id: taken })).status).toBe(200);
     await until("revoked at B1", () => rx.B1.topics(taken).includes("order/revoked"));
-    await new Promise((r) => setTimeout(r, 300));
+    await outbox.settled();
     expect(rx.B2.topics(taken)).toEqual(["order/received", "order/revoked"]); // only once: at the take
     expect(errorOf(await call("B1", "order/rejectdriver", { id: taken }))).toMatchObject({ status: 410 });
     expect(errorOf(await call("B1", "order/update", { id: taken, attributes: { status: 2 } }))).toMatchObject({ status: 400 });
@@ -713,7 +720,11 @@ describe("concurrency and delivery", () => {
     expect((await call("B2", "order/rejectdriver", { id, reason: "далеко" })).status).toBe(200);
     expect((await call("S", "order/cancel", { id, status: 93, reason: "нет машин" })).status).toBe(200);
     await until("cancelled at P", () => rx.P.topics(id).includes("order/cancelled"));
-    await new Promise((r) => setTimeout(r, 1500)); // deliveries to B1 fail meanwhile
+    // Deliveries to B1 were tried and failed: its messages wait, none given up.
+    await until("failed attempts at B1", async () => {
+      const toB1 = (await outbox.messages({ channel: "exchange", status: "PENDING" })).filter((m) => m.target.startsWith(rx.B1.url));
+      return toB1.some((m) => m.attempts > 0 && m.lastError);
+    });
     expect(rx.B1.events(id)).toHaveLength(0);
     await rx.B1.up();
     const expected = ["order/received", "order/updated", "order/updated", "order/revoked", "order/received", "order/cancelled"];

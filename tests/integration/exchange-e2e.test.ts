@@ -6,10 +6,10 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StartedServer } from "../support/server";
-import { prepareDatabase, startOn, TEST_DB, withDatabase, type PreparedDb } from "../exchange-e2e/db";
-import { addParticipants, fillDispatch, type DispatchFixture } from "../exchange-e2e/fixtures";
-import { errorOf, get, post, until, type Reply } from "../exchange-e2e/http";
-import { startReceiver, type Receiver } from "../exchange-e2e/receiver";
+import { prepareDatabase, startOn, TEST_DB, withDatabase, type PreparedDb } from "../support/exchange/db";
+import { addParticipants, fillDispatch, type DispatchFixture } from "../support/exchange/fixtures";
+import { errorOf, get, post, until, type Reply } from "../support/exchange/http";
+import { startReceiver, type Receiver } from "../support/exchange/receiver";
 
 const CONTROL = "e2e-control-key-0123456789";
 const DEPOSIT = 5_000_000n;

@@ -6,10 +6,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { StartedServer } from "../support/server";
-import { prepareDatabase, startOn, TEST_DB, type PreparedDb } from "../exchange-e2e/db";
-import { FakeExchange } from "../exchange-e2e/fake-exchange";
-import { fillDispatch, type DispatchFixture } from "../exchange-e2e/fixtures";
-import { errorOf, get, post, until, type Reply } from "../exchange-e2e/http";
+import { prepareDatabase, startOn, TEST_DB, type PreparedDb } from "../support/exchange/db";
+import { watchOutbox, type OutboxWatch } from "../support/exchange/outbox";
+import { FakeExchange } from "../support/exchange/fake-exchange";
+import { fillDispatch, type DispatchFixture } from "../support/exchange/fixtures";
+import { errorOf, get, post, until, type Reply } from "../support/exchange/http";
 
 const CONTROL = "control-key-0123456789abcdef";
 let app: StartedServer;
@@ -17,6 +18,8 @@ let prepared: PreparedDb;
 let fx: DispatchFixture;
 let fake: FakeExchange;
 let P: string;
+/** Our calls to the exchange: the marker of the checks that a call was not made. */
+let outbox: OutboxWatch;
 
 interface OrderView {
   id: number;
@@ -87,6 +90,7 @@ beforeAll(async () => {
     EXCHANGE_TAKE_CHECK_SECONDS: "1",
   });
   P = `${app.url}/participant`;
+  outbox = await watchOutbox(app.url, app.adminEmail, app.adminPassword);
 }, 180_000);
 
 afterAll(async () => {
@@ -243,7 +247,8 @@ describe("selling our orders", () => {
     v = await view(`id=${orderId}`);
     expect(v.state).toBe("DONE_SUCCESSFUL");
     expect(v.exchangeLink).toMatchObject({ phase: "CLOSED", remoteState: 100, completion });
-    await new Promise((r) => setTimeout(r, 500));
+    // Our calls to the exchange caused by the completion are in the outbox with it: once it settles they were made.
+    await outbox.settled();
     expect(fake.ok("order/update", "5001")).toHaveLength(1);
     expect(fake.ok("order/complete", "5001")).toHaveLength(0);
   });
@@ -283,7 +288,7 @@ describe("selling our orders", () => {
     await expectOk(control("sell", { orderId: early }));
     await until("sale", () => fake.ok("order", String(early)).length > 0);
     await expectOk(control("move", { orderId: early, to: "DONE_NO_CARS", reason: "передумали" }));
-    await new Promise((r) => setTimeout(r, 400));
+    await outbox.settled();
     expect(fake.ok("order/cancel", "5006")).toHaveLength(0);
     await expectOk(notify("order/registered", { id: "5006", orderId: early }));
     expect((await until("late cancel", () => fake.ok("order/cancel", "5006")[0])).data).toMatchObject({ id: "5006", status: 93 });

@@ -1,15 +1,15 @@
 // Our dispatch server trading with an exchange written from the reference
-// (tests/exchange-e2e/reference-exchange.ts): notifications without any
+// (tests/support/exchange/reference-exchange.ts): notifications without any
 // delivery id, a main address that fails while the slave answers, our
 // drivers reported with POST /driver/update, and an exchange restart that
 // forgets our session and loses a notification.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StartedServer } from "../support/server";
-import { prepareDatabase, startOn, TEST_DB, type PreparedDb } from "../exchange-e2e/db";
-import { fillDispatch, type DispatchFixture } from "../exchange-e2e/fixtures";
-import { get, post, until, type Reply } from "../exchange-e2e/http";
-import { ReferenceExchange } from "../exchange-e2e/reference-exchange";
+import { prepareDatabase, startOn, TEST_DB, type PreparedDb } from "../support/exchange/db";
+import { fillDispatch, type DispatchFixture } from "../support/exchange/fixtures";
+import { get, post, until, type Reply } from "../support/exchange/http";
+import { ReferenceExchange } from "../support/exchange/reference-exchange";
 
 const CONTROL = "reference-exchange-control-key-0123";
 let app: StartedServer;

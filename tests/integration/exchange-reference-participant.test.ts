@@ -1,5 +1,5 @@
 // Our exchange as a participant written from the reference sees it
-// (tests/exchange-e2e/reference-participant.ts reuses none of our code).
+// (tests/support/exchange/reference-participant.ts reuses none of our code).
 // Two such participants, provisioned with a key and a server but no
 // services: the exchange learns what they execute when they log in. One
 // sells, the other is offered, takes, updates, completes, cancels, gives
@@ -8,10 +8,10 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StartedServer } from "../support/server";
-import { prepareDatabase, startOn, TEST_DB, type PreparedDb } from "../exchange-e2e/db";
-import { addParticipants } from "../exchange-e2e/fixtures";
-import { until } from "../exchange-e2e/http";
-import { ReferenceParticipant, type RefDriver, type RefEvent, type RefReply } from "../exchange-e2e/reference-participant";
+import { prepareDatabase, startOn, TEST_DB, type PreparedDb } from "../support/exchange/db";
+import { addParticipants } from "../support/exchange/fixtures";
+import { until } from "../support/exchange/http";
+import { ReferenceParticipant, type RefDriver, type RefEvent, type RefReply } from "../support/exchange/reference-participant";
 
 const driver = (callSign: string, carClass: number): RefDriver => ({
   id: `drv-${callSign}`,

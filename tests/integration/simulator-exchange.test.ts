@@ -8,7 +8,7 @@ import { createServer as createTcpServer, connect, type Server as TcpServer } fr
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StartedServer } from "../support/server";
-import { prepareDatabase, startOn, TEST_DB, type PreparedDb } from "../exchange-e2e/db";
+import { prepareDatabase, startOn, TEST_DB, type PreparedDb } from "../support/exchange/db";
 import { seedDemoCity } from "@/server/seed/demo";
 import { seedExchange } from "@/server/seed/exchange";
 import { provisioningKeyFor } from "@/server/driver-app/keys";

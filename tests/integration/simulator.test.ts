@@ -6,29 +6,34 @@
 // its ledger, and the commission debits are exactly those of the orders the
 // drivers completed.
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { startServer, type StartedServer } from "../support/server";
+import { cloneTemplate, TEST_DB, type TestDatabase } from "../reliability/support/db";
 import { provisioningKeyFor } from "@/server/driver-app/keys";
 import { Engine } from "@/server/simulator/engine";
 import { DRIVER_HOLDING_STATES } from "@/server/orders/states";
 
-const APP_SECRET = process.env.APP_SECRET ?? "test-secret-test-secret-test-secret-0123";
 const COMMISSION_PERCENT = 15;
 /** Refusals a busy city produces (a passenger cancelling while the driver moves the order ...); never 5xx or network failures. */
 const EXPECTED_REFUSALS = new Set(["FORBIDDEN_MOVE", "CONFLICT", "NOT_FOUND"]);
 
 let server: StartedServer | undefined;
+let database: TestDatabase | undefined;
 let startedAt = new Date();
+/** The run's seeded template (the demo city): the server starts on a copy of it. */
+const template = inject("reliabilityTemplate");
 
 beforeAll(async () => {
-  server = await startServer({ env: { SIMULATE: "0", OUTBOX_POLL_MS: "1000" } });
+  database = await cloneTemplate(template);
+  server = await startServer({ db: TEST_DB, env: { ...database.env, SIMULATE: "0", OUTBOX_POLL_MS: "1000" }, seeded: template });
   startedAt = new Date();
 }, 180_000);
 
 afterAll(async () => {
   await server?.stop();
+  await database?.drop();
 });
 
 type Query = <T>(sql: string, params?: unknown[]) => Promise<T[]>;
@@ -54,7 +59,7 @@ describe("the simulator", () => {
     const engine = new Engine({
       baseUrl: s.url,
       apiKey: s.apiKey,
-      provisioningKey: provisioningKeyFor(APP_SECRET),
+      provisioningKey: provisioningKeyFor(template.appSecret),
       drivers: 20,
       ordersPerMinute: 1.2,
       speedUp: 120,

@@ -27,11 +27,11 @@ import { provisionParticipant } from "@/server/exchange/participants";
 import { hashSecret } from "@/server/exchange/sessions";
 import { appRouter } from "@/server/trpc/root";
 import { requestTarget, underPrefix } from "@/server/http/request-target";
-import { FakeExchange } from "../exchange-e2e/fake-exchange";
-import { startReceiver, type Receiver } from "../exchange-e2e/receiver";
+import { FakeExchange } from "../support/exchange/fake-exchange";
+import { startReceiver, type Receiver } from "../support/exchange/receiver";
 import { fingerprint, type Fingerprint, type TestDatabase } from "./support/db";
 import { allCases, type FuzzCase, type FuzzContext } from "./support/fuzz-cases";
-import { closeAgents, send, STACK_TRACE, type RawReply } from "./support/http";
+import { closeAgents, send, STACK_TRACE, until, type RawReply } from "./support/http";
 import { appInstance, freshDatabase, template, type AppInstance } from "./support/instance";
 import { signIn } from "./support/console";
 import { consolePagePaths } from "./support/routes";
@@ -103,8 +103,7 @@ beforeAll(async () => {
   });
   await app.start();
   // The participant side logs in to the (fake) exchange once; then nothing changes by itself.
-  const deadline = Date.now() + 30_000;
-  while (fake.logins === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  await until("the participant's login at the exchange", () => fake.logins > 0, 60_000);
   const t = template();
   const session = await signIn(app.url, t.adminEmail, t.adminPassword);
   expect(session.cookie, session.reply.text).toMatch(/session-token=/);

@@ -99,7 +99,19 @@ describe.skipIf(TEST_DB !== "postgres")("two instances on one PostgreSQL", () =>
     for (const r of moved) expect(r.status, JSON.stringify(r.error)).toBe("DONE");
     // Two status changes per order: created (9) and cancelled (95).
     await until("60 callbacks", () => receiver.hits.length - before >= 60);
-    await new Promise((r) => setTimeout(r, 1000));
+    // Every message delivered, each claimed once: a second claim (a second worker) would count an attempt before
+    // its request went out, and no message is claimed once delivered. So the hits below are all there will be.
+    const uuids = created.map((r) => r.response.uuid);
+    const messages = await until("the 60 messages delivered", () =>
+      database.use(async (_prisma, query) => {
+        const rows = await query<{ status: string; attempts: number }>(
+          `SELECT status, attempts FROM outbox_message WHERE target LIKE $1 AND split_part(target, '/', 5) = ANY($2::text[])`,
+          [`${receiver.url}/cb/%`, uuids],
+        );
+        return rows.length === 60 && rows.every((r) => r.status === "DELIVERED") ? rows : undefined;
+      }),
+    );
+    expect(messages.map((m) => m.attempts)).toEqual(Array(60).fill(1));
     const hits = receiver.hits.slice(before);
     expect(hits).toHaveLength(60);
     expect(new Set(hits.map((h) => h.deliveryId)).size).toBe(60);
@@ -116,7 +128,11 @@ describe.skipIf(TEST_DB !== "postgres")("two instances on one PostgreSQL", () =>
     const streams: LiveStream[] = [await openLiveEvents(a.url, session.cookie), await openLiveEvents(b.url, session.cookie)];
     try {
       for (const s of streams) expect(s.status).toBe(200);
-      await new Promise((r) => setTimeout(r, 300));
+      // The streams subscribe once their first reply is out: an order event reaching both marks them live.
+      await until("both streams live", async () => {
+        await apiA.post("order", { phone: "89161234567", street: "ул. Ленина", house: "4", moderation_required: "no", need_notify: "no" });
+        return streams.every((s) => s.events.some((e) => JSON.stringify(e).includes("order.created")));
+      }, 30_000, 300);
       const onA = await apiA.post<{ uuid: string }>("order", { phone: "89161234567", street: "ул. Ленина", house: "2", moderation_required: "no", need_notify: "no" });
       const onB = await apiB.post<{ uuid: string }>("order", { phone: "89161234567", street: "ул. Ленина", house: "3", moderation_required: "no", need_notify: "no" });
       for (const uuid of [onA.response.uuid, onB.response.uuid]) {

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { OPERATIONS } from "@/server/dispatch-api/operations";
 import { EXCHANGE_OPERATIONS } from "@/server/exchange-api/operations";
-import { startReceiver, type Receiver } from "../exchange-e2e/receiver";
+import { startReceiver, type Receiver } from "../support/exchange/receiver";
 import type { TestDatabase } from "./support/db";
 import { addExchangeParticipants } from "./support/exchange";
 import { closeAgents, send, type RawRequest } from "./support/http";

@@ -10,7 +10,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { canMove, codeOf, isOrderState, stateOfCode, type OrderState } from "@/server/orders/states";
-import { startReceiver, type Receiver } from "../exchange-e2e/receiver";
+import { startReceiver, type Receiver } from "../support/exchange/receiver";
 import type { TestDatabase } from "./support/db";
 import { dispatchClient, priceToken, type DispatchClient } from "./support/dispatch";
 import { addExchangeParticipants, exchangeCall, executor, orderAttributes, type Participant } from "./support/exchange";

@@ -25,7 +25,7 @@ import { issueDriverAppKey, provisioningKeyFor } from "@/server/driver-app/keys"
 import { EXCHANGE_OPERATIONS } from "@/server/exchange-api/operations";
 import { INBOUND_TOPICS } from "@/server/exchange/participant/inbound";
 import { appRouter } from "@/server/trpc/root";
-import { FakeExchange } from "../exchange-e2e/fake-exchange";
+import { FakeExchange } from "../support/exchange/fake-exchange";
 import type { TestDatabase } from "../reliability/support/db";
 import { addExchangeParticipants, type Participant } from "../reliability/support/exchange";
 import { closeAgents, send, type RawReply, type RawRequest } from "../reliability/support/http";

@@ -11,6 +11,7 @@ import type { TestDatabase } from "../reliability/support/db";
 import { closeAgents, send } from "../reliability/support/http";
 import { freshDatabase, startInstance, template, type AppInstance } from "../reliability/support/instance";
 import { openLiveEvents, signIn, type LiveStream } from "../reliability/support/console";
+import { until as waitUntil } from "../support/wait";
 
 let database: TestDatabase;
 let app: AppInstance;
@@ -26,12 +27,8 @@ afterAll(async () => {
   await database?.drop();
 });
 
-async function until(what: string, check: () => boolean, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+function until(what: string, check: () => boolean | Promise<boolean>, ms = 30_000): Promise<true> {
+  return waitUntil(what, check, ms, 50);
 }
 
 /**
@@ -105,13 +102,7 @@ describe("streams and connections", () => {
       for (const s of sockets) s.destroy();
     }
     // Once the flood is gone (the server sees the closes a moment later) it serves again.
-    let served = 0;
-    const deadline = Date.now() + 10_000;
-    while (served !== 200 && Date.now() < deadline) {
-      served = await send(app.url, { method: "GET", path: "/api/version", localAddress: "127.0.6.1" }).then((r) => r.status, () => 0);
-      if (served !== 200) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(served).toBe(200);
+    await until("the server to serve again", async () => (await send(app.url, { method: "GET", path: "/api/version", localAddress: "127.0.6.1" }).then((r) => r.status, () => 0)) === 200, 30_000);
   });
 });
 

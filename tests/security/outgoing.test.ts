@@ -13,6 +13,7 @@ import type { TestDatabase } from "../reliability/support/db";
 import { dispatchClient } from "../reliability/support/dispatch";
 import { closeAgents } from "../reliability/support/http";
 import { freshDatabase, startInstance, type AppInstance } from "../reliability/support/instance";
+import { until as waitUntil } from "../support/wait";
 
 interface Receiver {
   url: string;
@@ -39,12 +40,8 @@ async function receiver(host: string, respond: (req: http.IncomingMessage, res: 
   };
 }
 
-async function until(what: string, check: () => boolean, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+function until(what: string, check: () => boolean, ms = 60_000): Promise<true> {
+  return waitUntil(what, check, ms, 50);
 }
 
 let database: TestDatabase;
@@ -55,7 +52,8 @@ let redirecting: Receiver;
 let refused: Receiver;
 let endless: Receiver;
 let healthy: Receiver;
-let endlessBytes = 0;
+/** Each reply the endless receiver began: bytes written, and whether the reader closed it. */
+const endlessReplies: Array<{ bytes: number; closed: boolean }> = [];
 const keys = { redirect: `redirect-${randomUUID()}`, refused: `refused-${randomUUID()}`, endless: `endless-${randomUUID()}`, healthy: `healthy-${randomUUID()}` };
 
 beforeAll(async () => {
@@ -68,9 +66,13 @@ beforeAll(async () => {
   refused = await receiver("127.0.0.3", (_req, res) => res.end("ok"));
   endless = await receiver("127.0.0.1", (_req, res) => {
     res.writeHead(200, { "content-type": "application/octet-stream" });
+    const reply = { bytes: 0, closed: false };
+    endlessReplies.push(reply);
+    // Closed by the reader: the event the check below waits for.
+    res.once("close", () => (reply.closed = true));
     const chunk = Buffer.alloc(64 * 1024, 120);
     const pump = () => {
-      while (!res.destroyed && res.write(chunk)) endlessBytes += chunk.length;
+      while (!res.destroyed && res.write(chunk)) reply.bytes += chunk.length;
       if (!res.destroyed) res.once("drain", pump);
     };
     pump();
@@ -116,9 +118,8 @@ describe("one outgoing client: no redirects, an address policy, a size cap", () 
     expect(target.hits, "the redirect's target").toEqual([]);
     expect(refused.hits, "the receiver on a refused address").toEqual([]);
     // Cut at the cap (64 KiB for callbacks) plus what was in flight, not streamed on.
-    const seen = endlessBytes;
-    await new Promise((r) => setTimeout(r, 500));
-    expect(endlessBytes - seen, "the endless reply is no longer read").toBeLessThan(8 * 1024 * 1024);
+    await until("the endless reply to be closed by our server", () => endlessReplies.length > 0 && endlessReplies[0]!.closed);
+    expect(endlessReplies[0]!.bytes, "the endless reply is no longer read").toBeLessThan(8 * 1024 * 1024);
   });
 
   it("the delivery log keeps categories, not socket text", async () => {

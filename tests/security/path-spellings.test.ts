@@ -12,7 +12,7 @@
 // nothing else under any spelling.
 import https from "node:https";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FakeExchange } from "../exchange-e2e/fake-exchange";
+import { FakeExchange } from "../support/exchange/fake-exchange";
 import type { TestDatabase } from "../reliability/support/db";
 import { freshDatabase, template } from "../reliability/support/instance";
 import { startTlsServer, type TlsServer } from "../support/tls-server";

@@ -1,12 +1,22 @@
 // One started server per test run (per database kind), shared by the
-// integration test files through vitest's provide/inject.
+// integration test files through vitest's provide/inject. It starts on a copy
+// of the run's seeded template (shared with the reliability project's global
+// setup), so the demo city is not seeded again; the template is provided too.
 import type { TestProject } from "vitest/node";
-import { startServer, type StartedServer } from "./server";
+import { DEFAULT_APP_SECRET, startServer, type StartedServer } from "./server";
+import { acquireTemplate, cloneTemplate, releaseTemplate, TEST_DB, type TestDatabase } from "../reliability/support/db";
 
 let server: StartedServer | undefined;
+let database: TestDatabase | undefined;
+let acquired = false;
 
 export async function setup(project: TestProject): Promise<void> {
-  server = await startServer();
+  const template = await acquireTemplate(TEST_DB);
+  acquired = true;
+  database = await cloneTemplate(template);
+  // The integration files derive keys from the suite's usual APP_SECRET (the seed does not depend on it).
+  server = await startServer({ db: TEST_DB, env: database.env, seeded: { ...template, appSecret: process.env.APP_SECRET ?? DEFAULT_APP_SECRET } });
+  project.provide("reliabilityTemplate", template);
   project.provide("baseUrl", server.url);
   project.provide("apiKey", server.apiKey);
   project.provide("adminEmail", server.adminEmail);
@@ -17,6 +27,8 @@ export async function setup(project: TestProject): Promise<void> {
 
 export async function teardown(): Promise<void> {
   await server?.stop();
+  await database?.drop();
+  if (acquired) await releaseTemplate(TEST_DB);
 }
 
 declare module "vitest" {

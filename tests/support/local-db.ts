@@ -1,20 +1,28 @@
 // The process's own database for in-process service tests: a fresh PGlite in
-// a temporary directory, migrated and seeded with the demo city. Call before
-// anything reads the configuration.
-import { mkdtempSync, rmSync } from "node:fs";
+// a temporary directory, migrated and seeded with the demo city: a copy of
+// the run's seeded template (tests/support/local-db-setup.ts) when the
+// project provides one, else migrated and seeded here. Call before anything
+// reads the configuration.
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { inject } from "vitest";
 import { closeDb, db, withSession } from "../../server/db";
 import { migrate } from "../../server/db/migrate";
 import { seedDatabase } from "../../server/seed";
+import { LOCAL_SEED } from "./local-db-template";
 
 export async function openLocalDb(): Promise<{ close: () => Promise<void> }> {
   const dir = mkdtempSync(path.join(tmpdir(), "taxi-unit-"));
   process.env.DATA_DIR = dir;
-  process.env.APP_SECRET ??= "unit-test-secret-unit-test-secret-0123456";
+  process.env.APP_SECRET ??= LOCAL_SEED.appSecret;
   delete process.env.DATABASE_URL;
-  await withSession((session) => migrate(session));
-  await seedDatabase(db(), { demo: true, apiKey: "unit-test-key-0123456789", adminEmail: "admin@unit.local", adminPassword: "unit-password" });
+  const template = inject("localDbTemplate") as string | undefined;
+  if (template) cpSync(template, dir, { recursive: true });
+  else {
+    await withSession((session) => migrate(session));
+    await seedDatabase(db(), { demo: true, apiKey: LOCAL_SEED.apiKey, adminEmail: LOCAL_SEED.adminEmail, adminPassword: LOCAL_SEED.adminPassword });
+  }
   return {
     close: async () => {
       await closeDb();

@@ -1,5 +1,5 @@
 // Test data of the participants' control panel, written into a database
-// before its server starts (tests/exchange-e2e/db.ts prepareDatabase): two
+// before its server starts (tests/support/exchange/db.ts prepareDatabase): two
 // participants with orders between them, ledgers with commission, the
 // exchange's notifications to their servers, and the certificate authority
 // with one certificate per case (good, revoked, expired, under a revoked

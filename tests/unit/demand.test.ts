@@ -2,7 +2,7 @@
 // region's free drivers raise the price; the counts of a region are read at
 // most once a second (server/pricing/demand.ts), so new orders show in the
 // markup after that second, not at once.
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
 import { openLocalDb } from "../support/local-db";
 import { connection, db } from "@/server/db";
 import { createOrder } from "@/server/orders/create-order";
@@ -18,6 +18,18 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await close();
+});
+
+// The second is the subject here: the clock is moved on instead of slept through.
+const realNow = Date.now.bind(Date);
+let shift = 0;
+function aSecondPasses(): void {
+  shift += 1_100;
+  vi.spyOn(Date, "now").mockImplementation(() => realNow() + shift);
+}
+afterEach(() => {
+  vi.restoreAllMocks();
+  shift = 0;
 });
 
 async function expectedMarkup(regionId: number): Promise<number> {
@@ -41,7 +53,7 @@ it("follows the region's free orders and drivers, read at most once a second", a
     createOrder(db(), { source: "API", phone: `7916${String(1_000_000 + i)}`, pickup: { street: "ул. Ленина", house: "2", regionId }, moderationRequired: false, amount: 30_000 }, { type: "SYSTEM", id: null });
   const [{ drivers }] = (await connection().query<{ drivers: number }>(`SELECT count(*)::int AS drivers FROM driver WHERE region_id = $1 AND state = 'FREE' AND active`, [regionId])) as [{ drivers: number }];
   for (let i = 0; i < drivers + 3; i++) await order(i);
-  await new Promise((resolve) => setTimeout(resolve, 1_100));
+  aSecondPasses();
   const raised = await demandMarkupPercent(db(), regionId, settings);
   expect(raised).toBe(await expectedMarkup(regionId));
   expect(raised).toBeGreaterThan(before);
@@ -50,7 +62,7 @@ it("follows the region's free orders and drivers, read at most once a second", a
   await order(100);
   await order(101);
   expect(await demandMarkupPercent(db(), regionId, settings)).toBe(raised);
-  await new Promise((resolve) => setTimeout(resolve, 1_100));
+  aSecondPasses();
   expect(await demandMarkupPercent(db(), regionId, settings)).toBe(raised + 2 * settings.stepPercent);
   // no region, or no step: no markup
   expect(await demandMarkupPercent(db(), null, settings)).toBe(0);

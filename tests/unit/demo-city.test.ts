@@ -20,6 +20,7 @@ import { streetPolylines } from "../../server/routing/street-lines";
 import { arrivalMatrix, arrivalSeconds, routeThrough } from "../../server/routing/routes";
 import { buildDemoCity, seedDemoCity } from "../../server/seed/demo";
 import { mulberry32, Rng } from "../../server/seed/demo/random";
+import { eventually } from "../support/wait";
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -526,13 +527,8 @@ describe("demo city: seeded", () => {
     // Written straight to the table, as another instance or a script would: the trigger tells us.
     await prisma.$executeRawUnsafe(`INSERT INTO road_speed (city_id, road_class, hour, kmh) VALUES ($1, 'RESIDENTIAL', 3, 7)`, mainCityId);
     // The old graph answers while the new one loads in the background.
-    let after = await cityRoads(prisma, mainCityId);
-    expect(after).toBe(before);
-    const deadline = Date.now() + 10_000;
-    while (after === before && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      after = await cityRoads(prisma, mainCityId);
-    }
+    expect(await cityRoads(prisma, mainCityId)).toBe(before);
+    const after = await eventually(() => cityRoads(prisma, mainCityId), (graph) => graph !== before, 30_000);
     expect(after).not.toBe(before);
     expect(after.router!.graph.speeds[5 * 24 + 3]).toBeCloseTo(7 / 3.6);
     await prisma.$executeRawUnsafe(`DELETE FROM road_speed WHERE city_id = $1`, mainCityId);

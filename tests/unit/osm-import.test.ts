@@ -12,6 +12,7 @@ import { cityRoads } from "../../server/routing/graph-cache";
 import { routeThrough } from "../../server/routing/routes";
 import { findStreet } from "../../server/geo/streets";
 import { colName, gridTown, rowName, writeOsmPbf, writeOsmXml } from "../support/osm-file";
+import { eventually } from "../support/wait";
 
 const dir = mkdtempSync(path.join(tmpdir(), "osm-import-"));
 const file = (name: string) => path.join(dir, name);
@@ -32,14 +33,9 @@ async function snapshot(cityId: number) {
   return Object.fromEntries(rows.map((r) => [r.what, { n: r.n, digest: r.digest }]));
 }
 
-/** The segment count of the city's graph in memory once it is `expected`, or what it is after 10 s. */
-async function segmentsInMemory(cityId: number, expected: number): Promise<number | undefined> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const count = (await cityRoads(db(), cityId)).router?.graph.segmentCount;
-    if (count === expected || Date.now() > deadline) return count;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** The segment count of the city's graph in memory once it is `expected` (it reloads in the background), or what it is after 30 s. */
+function segmentsInMemory(cityId: number, expected: number): Promise<number | undefined> {
+  return eventually(async () => (await cityRoads(db(), cityId)).router?.graph.segmentCount, (count) => count === expected, 30_000);
 }
 
 beforeAll(async () => {

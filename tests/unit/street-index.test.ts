@@ -18,6 +18,7 @@ import { normalizeForSearch, searchWords } from "@/server/geo/normalize";
 import { publicRoute } from "@/server/http/public-routes";
 import { canonicalizeRequest } from "@/server/http/request-target";
 import { findStreetSql, searchStreetsSql, streetPatterns } from "../support/street-sql";
+import { eventually as eventuallyRead, until } from "../support/wait";
 
 const dir = mkdtempSync(path.join(tmpdir(), "taxi-streets-"));
 process.env.DATA_DIR = dir;
@@ -142,14 +143,9 @@ async function apiStreets(pattern: string, cityId?: number): Promise<string[]> {
   return reply.response.streets;
 }
 
-/** Polls the API until `check` holds (up to 2 s). */
-async function eventually(pattern: string, check: (streets: string[]) => boolean): Promise<string[]> {
-  const deadline = Date.now() + 2000;
-  for (;;) {
-    const streets = await apiStreets(pattern);
-    if (check(streets) || Date.now() > deadline) return streets;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+/** The API's answer once `check` holds (the index reloads in the background), or after 10 s. */
+function eventually(pattern: string, check: (streets: string[]) => boolean): Promise<string[]> {
+  return eventuallyRead(() => apiStreets(pattern), check, 10_000);
 }
 
 describe("street index: invalidated by the database (PGlite)", () => {
@@ -249,11 +245,9 @@ describe("street index: invalidated by the database (PGlite)", () => {
     const clock = vi.spyOn(Date, "now").mockReturnValue(later);
     try {
       expect((await searchStreets(db(), { pattern: "лен" })).length).toBeGreaterThan(0);
-      const deadline = performance.now() + 5000;
-      while (streetIndexStatus().loads === before.loads && performance.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-      expect(streetIndexStatus().loads).toBe(before.loads + 1);
+      // That search (answered by the old index) began a reload in the background: wait until it is done.
+      await until("one background reload, finished", () => streetIndexStatus().loads === before.loads + 1 && !streetIndexStatus().loading, 30_000, 10);
       // Once reloaded (at the mocked time) it is fresh again: no further loads.
-      await new Promise((r) => setTimeout(r, 300));
       for (let i = 0; i < 5; i++) await searchStreets(db(), { pattern: "лен" });
       expect(streetIndexStatus().loads).toBe(before.loads + 1);
     } finally {
@@ -261,17 +255,26 @@ describe("street index: invalidated by the database (PGlite)", () => {
     }
   });
 
-  it("answers a search from memory: p99 under 5 ms on 10,000 streets (in fact well under 1 ms)", async () => {
+  // Its speed (well under 1 ms a search) is the benchmark's to measure (npm run bench): a timed
+  // assertion here fails on a loaded machine and proves nothing on an idle one.
+  it("answers searches from memory: 2,000 searches on 10,000 streets without a database round trip", async () => {
     const patterns = streetPatterns(fullNames, 3, 40).filter((p) => p.trim());
     await searchStreets(db(), { pattern: "ул" });
-    const times: number[] = [];
-    for (let i = 0; i < 2000; i++) {
-      const started = performance.now();
-      await searchStreets(db(), { pattern: patterns[i % patterns.length]!, limit: 50 });
-      times.push(performance.now() - started);
+    const conn = connection();
+    const original = conn.query;
+    let queries = 0;
+    const counting: RawQuery = async <T,>(text: string, params?: unknown[]) => {
+      queries++;
+      return original<T>(text, params);
+    };
+    conn.query = counting;
+    let found = 0;
+    try {
+      for (let i = 0; i < 2000; i++) found += (await searchStreets(db(), { pattern: patterns[i % patterns.length]!, limit: 50 })).length;
+    } finally {
+      conn.query = original;
     }
-    times.sort((a, b) => a - b);
-    const p99 = times[Math.floor(times.length * 0.99)]!;
-    expect(p99).toBeLessThan(5);
+    expect(queries).toBe(0);
+    expect(found).toBeGreaterThan(2000);
   });
 });

@@ -105,14 +105,8 @@ function postgresDatabase(name: string): TestDatabase {
   };
 }
 
-/** Migrates and seeds the template of this run (global setup). */
-export async function createTemplate(kind: TestDb): Promise<Template> {
-  const seeded: Seeded = {
-    apiKey: `rel-key-${randomBytes(12).toString("hex")}`,
-    adminEmail: "admin@reliability.test",
-    adminPassword: `pw-${randomBytes(9).toString("base64url")}`,
-    appSecret: `rel-secret-${randomBytes(24).toString("hex")}`,
-  };
+/** Migrates and seeds a template (global setup); `seeded` defaults to fresh random secrets. */
+export async function createTemplate(kind: TestDb, seeded: Seeded = randomSeeded()): Promise<Template> {
   const { migrate } = await import("@/server/db/migrate");
   const { seedDatabase } = await import("@/server/seed");
   const fill = async (prisma: PrismaClient, query: Query, exec: (sql: string) => Promise<void>) => {
@@ -148,6 +142,41 @@ export async function createTemplate(kind: TestDb): Promise<Template> {
     await pool.end();
   }
   return { kind, location: name, ...seeded };
+}
+
+function randomSeeded(): Seeded {
+  return {
+    apiKey: `rel-key-${randomBytes(12).toString("hex")}`,
+    adminEmail: "admin@reliability.test",
+    adminPassword: `pw-${randomBytes(9).toString("base64url")}`,
+    appSecret: `rel-secret-${randomBytes(24).toString("hex")}`,
+  };
+}
+
+// One template per vitest process and database kind, shared by the projects' global setups (the
+// integration and reliability projects run in one process per lane): the demo city is seeded once.
+const sharedKey = Symbol.for("taxi.tests.sharedTemplates");
+type Shared = Map<TestDb, { template: Promise<Template>; users: number }>;
+function shared(): Shared {
+  const holder = globalThis as { [sharedKey]?: Shared };
+  holder[sharedKey] ??= new Map();
+  return holder[sharedKey];
+}
+
+/** The run's template of `kind`, made by the first global setup that asks. */
+export function acquireTemplate(kind: TestDb): Promise<Template> {
+  const entry = shared().get(kind) ?? { template: createTemplate(kind), users: 0 };
+  entry.users++;
+  shared().set(kind, entry);
+  return entry.template;
+}
+
+/** Dropped when the last global setup that acquired it lets it go. */
+export async function releaseTemplate(kind: TestDb): Promise<void> {
+  const entry = shared().get(kind);
+  if (!entry || --entry.users > 0) return;
+  shared().delete(kind);
+  await dropTemplate(await entry.template);
 }
 
 export async function dropTemplate(template: Template): Promise<void> {

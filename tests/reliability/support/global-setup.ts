@@ -1,17 +1,19 @@
 // The reliability project's global setup: one migrated and seeded template
-// database per run (TEST_DB picks PGlite or PostgreSQL); suites copy it.
+// database per run (TEST_DB picks PGlite or PostgreSQL), shared with the
+// integration project's; suites copy it.
 import type { TestProject } from "vitest/node";
-import { createTemplate, dropTemplate, TEST_DB, type Template } from "./db";
+import { acquireTemplate, releaseTemplate, TEST_DB, type Template } from "./db";
 
-let template: Template | undefined;
+let acquired = false;
 
 export async function setup(project: TestProject): Promise<void> {
-  template = await createTemplate(TEST_DB);
+  const template = await acquireTemplate(TEST_DB);
+  acquired = true;
   project.provide("reliabilityTemplate", template);
 }
 
 export async function teardown(): Promise<void> {
-  if (template) await dropTemplate(template);
+  if (acquired) await releaseTemplate(TEST_DB);
 }
 
 declare module "vitest" {

@@ -28,6 +28,7 @@ export class HoldReceiver {
   hold(count: number, ms: number): void {
     this.holdUntil = count;
     this.holdDeadline = Date.now() + ms;
+    // A bound, not a wait: replies are held at most this long if fewer deliveries come at once.
     setTimeout(() => this.release(), ms);
   }
 

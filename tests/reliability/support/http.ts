@@ -106,21 +106,7 @@ export function parseJson(text: string): unknown {
   }
 }
 
-/** Waits until probe gives a value (not undefined/false). */
-export async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 30_000, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value !== undefined && value !== false) return value;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-  throw new Error(`timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ""}`);
-}
+export { until } from "../../support/wait";
 
 /** Signs of an internal error leaking out: stack frames, source paths. */
 export const STACK_TRACE = /\bat [\w$.<>[\] ]*\(?(?:file:\/\/)?\/?[\w./-]+\.(?:ts|js|mjs|cjs|tsx):\d+:\d+|node_modules\/|\/work\/|webpack-internal|PrismaClient[A-Za-z]*Error|Invalid `prisma\./;

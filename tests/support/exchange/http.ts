@@ -72,17 +72,4 @@ export function errorOf(reply: Reply): { status: number; code: string; detail: s
   return { status: reply.status, code: first?.code ?? "", detail: first?.detail ?? "", pointer: first?.source?.pointer };
 }
 
-export async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 20_000, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value !== undefined && value !== false) return value;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-  throw new Error(`timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ""}`);
-}
+export { until } from "../wait";

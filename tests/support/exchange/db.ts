@@ -11,7 +11,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient, type Prisma } from "@/server/generated/prisma/client";
 import { migrate } from "@/server/db/migrate";
-import { createPostgresDatabase, startServer, type StartedServer, type TestDb } from "../support/server";
+import { createPostgresDatabase, startServer, type StartedServer, type TestDb } from "../server";
 
 type AdapterFactory = NonNullable<Prisma.PrismaClientOptions["adapter"]>;
 
