@@ -21,6 +21,7 @@ import { startSimulation } from "./simulator/in-process";
 import { startPgRelay } from "./events/pg-relay";
 import { streetIndex } from "./geo/street-index";
 import { log } from "./log";
+import { startMetricsListener } from "./metrics/endpoint";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -83,6 +84,7 @@ async function main(): Promise<void> {
     },
   });
   const { port, panelPort } = await servers.listen();
+  const metricsListener = cfg.METRICS_PORT !== undefined ? await startMetricsListener({ host: cfg.METRICS_HOST, port: cfg.METRICS_PORT, token: cfg.METRICS_TOKEN }) : undefined;
   const stopBackground = startBackgroundWork();
   const conn = connection();
   const stopRelay = conn.pool && cfg.DATABASE_URL ? await startPgRelay(cfg.DATABASE_URL, conn.pool) : async () => undefined;
@@ -99,6 +101,8 @@ async function main(): Promise<void> {
   console.log(`  console:       ${url}/`);
   console.log(`  dispatch API:  ${url}/api/version  (reference: ${url}/docs)`);
   console.log(`  exchange API:  ${url}/exchange/version`);
+  if (metricsListener) console.log(`  metrics:       http://${cfg.METRICS_HOST}:${metricsListener.port}/metrics`);
+  else if (cfg.METRICS_TOKEN) console.log(`  metrics:       ${url}/metrics  (Authorization: Bearer METRICS_TOKEN)`);
   console.log(`  database:      ${connection().kind === "pglite" ? `embedded PGlite in ${path.resolve(cfg.DATA_DIR)}` : "PostgreSQL (DATABASE_URL)"}`);
   if (seeded.apiKey) console.log(`  API key:       ${seeded.apiKey}   (shown once; keep it)`);
   else console.log("  API key:       as created before (see the console, Settings > API keys)");
@@ -115,6 +119,7 @@ async function main(): Promise<void> {
     log.info("stopping", { signal });
     await stopSimulation();
     servers.close();
+    metricsListener?.close();
     await stopBackground();
     await stopRelay();
     await closeDb();
