@@ -7,13 +7,15 @@ import { groupOfState, type BoardGroup, type ParsedBoardFilter } from "./board-f
 import { isOrderState, NOT_DONE_STATES } from "../orders/states";
 import { subscribe } from "../events/bus";
 import { countByState, selectBoardPage, selectBoardRows, selectModerationQueue, type BoardRow } from "./board-data";
+import { BoardRowPage } from "../trpc/wire";
 
 export type { BoardRow } from "./board-data";
 
-export async function listBoardOrders(db: Db, input: { filter: ParsedBoardFilter; cursor?: number | null; limit: number }): Promise<{ items: BoardRow[]; nextCursor: number | null }> {
+/** A page of the board; its rows travel as compact tuples (server/trpc/wire.ts). */
+export async function listBoardOrders(db: Db, input: { filter: ParsedBoardFilter; cursor?: number | null; limit: number }): Promise<BoardRowPage> {
   const rows = await selectBoardPage(db, { ...input, limit: input.limit + 1 });
   const items = rows.slice(0, input.limit);
-  return { items, nextCursor: rows.length > input.limit ? (items.at(-1)?.id ?? null) : null };
+  return new BoardRowPage(items, rows.length > input.limit ? (items.at(-1)?.id ?? null) : null);
 }
 
 /** The rows among `ids` that match the filter (the others left it or never were on it). */

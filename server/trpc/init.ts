@@ -8,7 +8,7 @@
 //      re-read from the database on every call, so a disabled user is out at
 //      once), roleProcedure(...roles), and the audit of every mutation.
 import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from "@trpc/server";
-import superjson from "superjson";
+import { superjson } from "./wire";
 import { z, ZodError } from "zod";
 import { db as defaultDb, type Db } from "../db";
 import { isDomainError, type DomainError, type ErrorCode } from "../errors";
