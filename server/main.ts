@@ -23,7 +23,14 @@ import { streetIndex } from "./geo/street-index";
 import { log } from "./log";
 import { startMetricsListener } from "./metrics/endpoint";
 
-const root = path.resolve(import.meta.dirname, "..");
+/** The project's root: the nearest folder above this file with a package.json (server/ under tsx, build/server/ when built). */
+function projectRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, "package.json"))) return dir;
+    if (path.dirname(dir) === dir) return path.resolve(from, "..");
+  }
+}
+const root = projectRoot(import.meta.dirname);
 
 function buildIfNeeded(): void {
   if (existsSync(path.join(root, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID"))) return;
