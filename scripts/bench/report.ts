@@ -37,6 +37,10 @@ export interface DbResult {
   console?: { activeOrders: number; boardLoad: Sample; live: Sample & { consoles: number; changes: number; missed: number } };
   exchange?: { receivedLatency: Sample & { postP50: number } };
   profile?: ProfileSummary;
+  /** Milliseconds from the server's spawn to its first answer. */
+  startMs?: number;
+  /** What the server held at the end of the run (docs/performance.md, memory). */
+  memory?: { rssMb?: number; peakMb?: number; heapUsedMb: number; heapTotalMb: number; externalMb: number; caches: Record<string, number> };
 }
 
 export interface BenchResult {
@@ -121,6 +125,11 @@ function table(result: BenchResult): string {
   lines.push(`Benchmark ${result.at} (${result.mode} mode: ${result.durations.saturate} s saturation with ${result.connections} connections, ${result.durations.rate} s at a fixed rate; ${result.machine.cpus} cores, Node ${result.machine.node})`, "");
   for (const r of result.databases) {
     lines.push(`### ${r.db === "pglite" ? "PGlite (embedded)" : "PostgreSQL"}`, "");
+    if (r.startMs !== undefined) lines.push(`Start to ready: ${fmt(r.startMs / 1000, 1)} s (plain node on build/server/main.mjs).`, "");
+    if (r.memory) {
+      const m = r.memory;
+      lines.push(`Memory at the end: RSS ${fmt(m.rssMb)} MB (peak ${fmt(m.peakMb)} MB); V8 heap ${fmt(m.heapUsedMb)} of ${fmt(m.heapTotalMb)} MB; outside the heap (WASM memories, buffers) ${fmt(m.externalMb)} MB; caches: ${Object.entries(m.caches).map(([k, v]) => `${k} ${v}`).join(", ") || "–"}.`, "");
+    }
     lines.push("| target | req/s at saturation | vs limit | fixed rate | p50 ms | p99 ms | peak MB | failed |");
     lines.push("|---|---:|---:|---:|---:|---:|---:|---:|");
     for (const m of r.measurements) {

@@ -9,16 +9,21 @@
 //   npm run bench -- --profile           also a CPU profile of the server (bench-results/profiles)
 //   npm run bench -- --only=streets,pre_cost   only the targets whose names contain one of these
 //   npm run bench -- --only=routing      only the routing benchmark (no server, no database, no build)
+//   npm run bench -- --soak=10m          the soak: a mixed steady load, memory and p99 each minute (soak.ts)
 //
-// The servers are started with NEXT_DIST_DIR (default .next-bench, built
-// beforehand with `NEXT_DIST_DIR=.next-bench npx next build`).
+// The application runs as in production: plain node on the server's
+// JavaScript build with Next's build in NEXT_DIST_DIR (default .next-bench);
+// both are built first when missing or older than their sources.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { seedDemoCity } from "../../server/seed/demo";
-import { startServer, type StartedServer, type TestDb } from "../../tests/support/server";
+import type { TestDb } from "../../tests/support/server";
+import { scrapeMetrics, startBenchServer, type BenchServer } from "./server";
+import { ensureBuilt } from "./build";
+import { runSoak, parseDuration } from "./soak";
 import { prepareDatabase, type PreparedDb } from "../../tests/exchange-e2e/db";
 import { addParticipants } from "../../tests/exchange-e2e/fixtures";
 import { startReceiver, type Receiver } from "../../tests/exchange-e2e/receiver";
@@ -34,6 +39,7 @@ const short = args.includes("--short");
 const profile = args.includes("--profile");
 const dbArg = args.find((a) => a.startsWith("--db="))?.slice(5);
 const only = args.find((a) => a.startsWith("--only="))?.slice(7).split(",").filter(Boolean);
+const soakArg = args.find((a) => a.startsWith("--soak="))?.slice(7);
 /** Whether a target (or a scenario: "console", "exchange", "POST /api/order") is measured in this run. */
 const wanted = (name: string) => !only || only.some((part) => name.includes(part));
 const databases: TestDb[] = dbArg ? (dbArg.split(",") as TestDb[]) : ["pglite", "postgres"];
@@ -53,7 +59,7 @@ function log(message: string): void {
 
 // ------------------------------------------------------------------ processes
 
-function vm(pid: number | undefined, field: "VmHWM" | "VmRSS"): number | undefined {
+export function vm(pid: number | undefined, field: "VmHWM" | "VmRSS"): number | undefined {
   if (!pid) return undefined;
   try {
     const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
@@ -64,7 +70,7 @@ function vm(pid: number | undefined, field: "VmHWM" | "VmRSS"): number | undefin
 }
 
 /** Resets the peak resident set size (VmHWM) of a process: echo 5 > /proc/pid/clear_refs. */
-function resetPeak(pid: number | undefined): void {
+export function resetPeak(pid: number | undefined): void {
   if (!pid) return;
   try {
     writeFileSync(`/proc/${pid}/clear_refs`, "5");
@@ -77,7 +83,7 @@ let jobCounter = 0;
 const jobDir = mkdtempSync(path.join(tmpdir(), "taxi-bench-jobs-"));
 
 /** Runs one autocannon job in a child process. */
-function load(job: LoadJob): Promise<LoadResult> {
+export function load(job: LoadJob): Promise<LoadResult> {
   const file = path.join(jobDir, `job-${++jobCounter}.json`);
   writeFileSync(file, JSON.stringify(job));
   return new Promise((resolve, reject) => {
@@ -169,7 +175,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ------------------------------------------------------------------ the database
 
-interface Prepared {
+export interface Prepared {
   db: PreparedDb;
   activeUuids: string[];
   /** Known addresses (street and house) of the demo city. */
@@ -179,7 +185,7 @@ interface Prepared {
   sellerKey: string;
 }
 
-async function prepare(kind: TestDb, receivers: { seller: Receiver; taker: Receiver }): Promise<Prepared> {
+export async function prepare(kind: TestDb, receivers: { seller: Receiver; taker: Receiver }): Promise<Prepared> {
   const sellerKey = `xk_${randomBytes(18).toString("base64url")}`;
   const takerKey = `xk_${randomBytes(18).toString("base64url")}`;
   const made = await prepareDatabase(kind, async (prisma) => {
@@ -234,7 +240,7 @@ interface Target {
   split?: { saturate: LoadJob["variants"]; rate: LoadJob["variants"] };
 }
 
-async function measure(target: Target, base: { app: StartedServer; limit: { url: string; process: ChildProcess } }): Promise<Measurement> {
+async function measure(target: Target, base: { app: BenchServer; limit: { url: string; process: ChildProcess } }): Promise<Measurement> {
   const url = target.server === "app" ? base.app.url : base.limit.url;
   const pid = target.server === "app" ? base.app.process.pid : base.limit.process.pid;
   const job = (extra: Partial<LoadJob>): LoadJob => ({ ...target.job, url, connections: M.connections, duration: M.saturate, ...extra });
@@ -263,7 +269,7 @@ async function measure(target: Target, base: { app: StartedServer; limit: { url:
 
 // ------------------------------------------------------------------ the console
 
-async function consoleScenario(app: StartedServer, uuids: string[]): Promise<{ board: Sample; live: Sample & { consoles: number; changes: number; missed: number }; session: Session }> {
+async function consoleScenario(app: BenchServer, uuids: string[]): Promise<{ board: Sample; live: Sample & { consoles: number; changes: number; missed: number }; session: Session }> {
   const session = await signInApi(app.url, app.adminEmail, app.adminPassword);
   const input = (v: unknown) => encodeURIComponent(JSON.stringify({ json: v }));
   const boardUrl = `${app.url}/api/trpc/orders.board?input=${input({ filter: { group: "active" }, limit: 100 })}`;
@@ -340,7 +346,7 @@ async function consoleScenario(app: StartedServer, uuids: string[]): Promise<{ b
 
 // ------------------------------------------------------------------ the exchange
 
-async function exchangeLatency(app: StartedServer, token: string, taker: Receiver): Promise<Sample & { postP50: number }> {
+async function exchangeLatency(app: BenchServer, token: string, taker: Receiver): Promise<Sample & { postP50: number }> {
   const delays: number[] = [];
   const posts: number[] = [];
   for (let i = 0; i < M.exchangeSamples; i++) {
@@ -377,6 +383,29 @@ function exchangeAttributes() {
   };
 }
 
+// ------------------------------------------------------------------ memory
+
+const MB = 1024 * 1024;
+
+/** What the server holds now: resident set, V8's heap, memory outside it (WASM and buffers), and its caches. */
+async function memoryOf(app: BenchServer): Promise<NonNullable<DbResult["memory"]>> {
+  const m = await scrapeMetrics(app.metricsUrl);
+  const mb = (name: string) => Math.round((m.get(name) ?? NaN) / MB);
+  const caches: Record<string, number> = {};
+  for (const [k, v] of m) {
+    const c = /^taxi_cache_entries\{cache="([^"]+)"\}$/.exec(k);
+    if (c) caches[c[1]!] = v;
+  }
+  return {
+    rssMb: vm(app.process.pid, "VmRSS") ?? mb("process_resident_memory_bytes"),
+    peakMb: vm(app.process.pid, "VmHWM"),
+    heapUsedMb: mb("nodejs_heap_size_used_bytes"),
+    heapTotalMb: mb("nodejs_heap_size_total_bytes"),
+    externalMb: mb("nodejs_external_memory_bytes"),
+    caches,
+  };
+}
+
 // ------------------------------------------------------------------ one database
 
 async function benchDatabase(kind: TestDb): Promise<DbResult> {
@@ -390,25 +419,25 @@ async function benchDatabase(kind: TestDb): Promise<DbResult> {
     rmSync(profileDir, { recursive: true, force: true });
     mkdirSync(profileDir, { recursive: true });
   }
-  const app = await startServer({
-    db: kind,
-    seedDemo: false,
-    env: {
+  const app = await startBenchServer(
+    {
       ...prepared.db.env,
-      NEXT_DIST_DIR: distDir,
       BENCH_ROUTES: "1",
       RATE_LIMIT_PER_KEY: "0",
       RATE_LIMIT_PER_ADDRESS: "0",
-      SIMULATE: "0",
       LOG_LEVEL: "error",
       EXCHANGE_CHECK_SECONDS: "0",
-      ...(profile ? { NODE_OPTIONS: `--import=${path.join(root, "scripts/bench/cpu-profile.mjs")}`, BENCH_CPU_PROF_DIR: profileDir } : {}),
+      NEXT_DIST_DIR: distDir,
+      ...(profile ? { BENCH_CPU_PROF_DIR: profileDir } : {}),
     },
-  });
+    profile ? [`--import=${path.join(root, "scripts/bench/cpu-profile.mjs")}`] : [],
+  );
+  log(`${kind}: the server answered ${(app.readyMs / 1000).toFixed(1)} s after its start`);
   const limit = await startLimit(kind, prepared.db);
   const measurements: Measurement[] = [];
   let consoleResult: DbResult["console"];
   let exchange: DbResult["exchange"];
+  let memory: DbResult["memory"];
   try {
     const key = app.apiKey;
     const limitUuids = await json<string[]>(fetch(`${limit.url}/uuids?n=1000`));
@@ -540,6 +569,7 @@ async function benchDatabase(kind: TestDb): Promise<DbResult> {
       measurements.push(xm);
       exchange = { receivedLatency: latency };
     }
+    memory = await memoryOf(app);
   } finally {
     await limit.stop();
     await app.stop();
@@ -552,16 +582,21 @@ async function benchDatabase(kind: TestDb): Promise<DbResult> {
     const file = readdirSync(profileDir).find((f) => f.endsWith(".cpuprofile"));
     if (file) profileSummary = { file: path.relative(root, path.join(profileDir, file)), ...summarizeProfile(path.join(profileDir, file), root) };
   }
-  return { db: kind, seconds: Math.round((Date.now() - started) / 1000), measurements, console: consoleResult, exchange, profile: profileSummary };
+  return { db: kind, seconds: Math.round((Date.now() - started) / 1000), startMs: Math.round(app.readyMs), measurements, console: consoleResult, exchange, memory, profile: profileSummary };
 }
 
 async function main(): Promise<void> {
+  if (soakArg) {
+    await ensureBuilt(distDir, log);
+    mkdirSync(outDir, { recursive: true });
+    const ok = await runSoak({ seconds: parseDuration(soakArg), databases: dbArg ? databases : ["postgres"], outDir, distDir, log, load, vm, resetPeak, prepare });
+    if (!ok) process.exit(2);
+    return;
+  }
   // The routing benchmark needs neither a server nor a database.
   const routing = wanted("routing") ? benchRouting({ short, log }) : undefined;
   const serverTargets = !only || only.some((part) => part !== "routing");
-  if (serverTargets && !existsSync(path.join(root, distDir, "BUILD_ID"))) {
-    throw new Error(`no production build in ${distDir}: run NEXT_DIST_DIR=${distDir} npx next build`);
-  }
+  if (serverTargets) await ensureBuilt(distDir, log);
   mkdirSync(outDir, { recursive: true });
   const results: DbResult[] = [];
   if (serverTargets) for (const kind of databases) results.push(await benchDatabase(kind));

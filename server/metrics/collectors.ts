@@ -48,6 +48,20 @@ function liveStreamsOpen(): number {
   return n;
 }
 
+/** The process's bounded caches, by the globalThis key each module keeps it under, with their bounds (docs/metrics.md). */
+const CACHES: Record<string, string> = {
+  api_keys: "taxi.apiKeyCache",
+  driver_app_keys: "taxi.driverAppKeyCache",
+  exchange_dns: "taxi.exchangeDnsCache",
+  demand: "taxi.demandCache",
+  driver_reports: "taxi.exchangeDriverReports",
+};
+
+function sizeOf(value: unknown): number | undefined {
+  if (value instanceof Map || value instanceof Set) return value.size;
+  return undefined;
+}
+
 const doneKey = Symbol.for("taxi.metrics.collectors");
 
 /** Registers the gauges once per process. */
@@ -83,5 +97,10 @@ export function registerCollectors(): void {
   m.gauge("taxi_live_streams_open", "The console's live event streams open in this instance", [], (g) => g.set(liveStreamsOpen()));
   m.gauge("taxi_cache_entries", "Entries held by each bounded in-process cache", ["cache"], (g) => {
     for (const [name, size] of cacheSizes()) g.set({ cache: name }, size());
+    const holder = globalThis as { [k: symbol]: unknown };
+    for (const [name, key] of Object.entries(CACHES)) {
+      const size = sizeOf(holder[Symbol.for(key)]);
+      if (size !== undefined) g.set({ cache: name }, size);
+    }
   });
 }
