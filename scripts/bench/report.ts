@@ -40,7 +40,7 @@ export interface DbResult {
   /** Milliseconds from the server's spawn to its first answer. */
   startMs?: number;
   /** What the server held at the end of the run (docs/performance.md, memory). */
-  memory?: { rssMb?: number; peakMb?: number; heapUsedMb: number; heapTotalMb: number; externalMb: number; caches: Record<string, number> };
+  memory?: { rssMb?: number; peakMb?: number; heapUsedMb: number; heapTotalMb: number; externalMb: number; caches: Record<string, number>; heap?: { file: string; totalMb: number; top: Array<{ what: string; mb: number; count: number }> } };
 }
 
 export interface BenchResult {
@@ -160,6 +160,13 @@ function table(result: BenchResult): string {
   if (goals.length) {
     lines.push("### Goals", "", "| db | goal | value | met |", "|---|---|---|---|");
     for (const g of goals) lines.push(`| ${g.db} | ${g.goal} | ${g.value} | ${g.met ? "yes" : "**no**"} |`);
+    lines.push("");
+  }
+  for (const r of result.databases) {
+    const h = r.memory?.heap;
+    if (!h) continue;
+    lines.push(`### Heap snapshot, ${r.db} (${h.file}: ${fmt(h.totalMb, 1)} MB live)`, "", "| what | MB | count |", "|---|---:|---:|");
+    for (const t of h.top.slice(0, 20)) lines.push(`| ${t.what.replace(/\|/g, "\\|")} | ${fmt(t.mb, 1)} | ${t.count} |`);
     lines.push("");
   }
   for (const r of result.databases) {

@@ -15,7 +15,7 @@
 // JavaScript build with Next's build in NEXT_DIST_DIR (default .next-bench);
 // both are built first when missing or older than their sources.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { renameSync, statSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
@@ -31,12 +31,15 @@ import { signInApi, type Session } from "../../e2e/support/console-api";
 import type { LoadJob, LoadResult } from "./load";
 import { writeReport, type BenchResult, type DbResult, type Measurement, type Sample } from "./report";
 import { summarizeProfile } from "./profile";
+import { summarizeHeap, type HeapSummary } from "./heap";
 import { benchRouting } from "./routing";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 const args = process.argv.slice(2);
 const short = args.includes("--short");
 const profile = args.includes("--profile");
+/** --heap: a heap snapshot of the server at the end of each database's run, summarised in the report. */
+const heap = args.includes("--heap");
 const dbArg = args.find((a) => a.startsWith("--db="))?.slice(5);
 const only = args.find((a) => a.startsWith("--only="))?.slice(7).split(",").filter(Boolean);
 const soakArg = args.find((a) => a.startsWith("--soak="))?.slice(7);
@@ -406,6 +409,34 @@ async function memoryOf(app: BenchServer): Promise<NonNullable<DbResult["memory"
   };
 }
 
+/** Asks the server for a heap snapshot (SIGUSR2) and summarises it. */
+async function heapSnapshot(app: BenchServer, kind: TestDb): Promise<HeapSummary & { file: string }> {
+  const dir = path.join(outDir, "heap");
+  mkdirSync(dir, { recursive: true });
+  const before = new Set(readdirSync(dir));
+  app.process.kill("SIGUSR2");
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    const file = readdirSync(dir).find((f) => f.endsWith(".heapsnapshot") && !before.has(f));
+    if (file) {
+      // Written when its size stops changing.
+      let size = -1;
+      for (;;) {
+        await sleep(1_000);
+        const now = statSync(path.join(dir, file)).size;
+        if (now === size && now > 0) break;
+        size = now;
+      }
+      const target = path.join(dir, `${kind}.heapsnapshot`);
+      renameSync(path.join(dir, file), target);
+      log(`  heap snapshot: ${path.relative(root, target)} (${Math.round(size / 1048576)} MB)`);
+      return { file: path.relative(root, target), ...summarizeHeap(target) };
+    }
+    if (Date.now() > deadline) throw new Error("no heap snapshot");
+    await sleep(500);
+  }
+}
+
 // ------------------------------------------------------------------ one database
 
 async function benchDatabase(kind: TestDb): Promise<DbResult> {
@@ -430,7 +461,7 @@ async function benchDatabase(kind: TestDb): Promise<DbResult> {
       NEXT_DIST_DIR: distDir,
       ...(profile ? { BENCH_CPU_PROF_DIR: profileDir } : {}),
     },
-    profile ? [`--import=${path.join(root, "scripts/bench/cpu-profile.mjs")}`] : [],
+    [...(profile ? [`--import=${path.join(root, "scripts/bench/cpu-profile.mjs")}`] : []), ...(heap ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${path.join(outDir, "heap")}`] : [])],
   );
   log(`${kind}: the server answered ${(app.readyMs / 1000).toFixed(1)} s after its start`);
   const limit = await startLimit(kind, prepared.db);
@@ -570,6 +601,7 @@ async function benchDatabase(kind: TestDb): Promise<DbResult> {
       exchange = { receivedLatency: latency };
     }
     memory = await memoryOf(app);
+    if (heap) memory.heap = await heapSnapshot(app, kind);
   } finally {
     await limit.stop();
     await app.stop();
