@@ -22,6 +22,7 @@ import { startPgRelay } from "./events/pg-relay";
 import { streetIndex } from "./geo/street-index";
 import { log } from "./log";
 import { startMetricsListener } from "./metrics/endpoint";
+import { startPgliteAnalyze } from "./db/analyze";
 
 /** The project's root: the nearest folder above this file with a package.json (server/ under tsx, build/server/ when built). */
 function projectRoot(from: string): string {
@@ -93,6 +94,7 @@ async function main(): Promise<void> {
   const { port, panelPort } = await servers.listen();
   const metricsListener = cfg.METRICS_PORT !== undefined ? await startMetricsListener({ host: cfg.METRICS_HOST, port: cfg.METRICS_PORT, token: cfg.METRICS_TOKEN }) : undefined;
   const stopBackground = startBackgroundWork();
+  const stopAnalyze = startPgliteAnalyze();
   const conn = connection();
   const stopRelay = conn.pool && cfg.DATABASE_URL ? await startPgRelay(cfg.DATABASE_URL, conn.pool) : async () => undefined;
   // Street search answers from memory (server/geo/street-index.ts): load the
@@ -128,6 +130,7 @@ async function main(): Promise<void> {
     servers.close();
     metricsListener?.close();
     await stopBackground();
+    stopAnalyze();
     await stopRelay();
     await closeDb();
     process.exit(0);
