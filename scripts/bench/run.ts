@@ -293,6 +293,7 @@ async function consoleScenario(app: BenchServer, uuids: string[]): Promise<{ boa
   // change through the API must reach all of them.
   const controller = new AbortController();
   const seen: Array<Map<string, number>> = [];
+  const opened: boolean[] = [];
   const streams = await Promise.all(
     Array.from({ length: M.consoles }, async (_, i) => {
       const res = await fetch(`${app.url}/api/trpc/live.events`, { headers: { ...headers, accept: "text/event-stream" }, signal: controller.signal });
@@ -307,6 +308,7 @@ async function consoleScenario(app: BenchServer, uuids: string[]): Promise<{ boa
           for (;;) {
             const { value, done } = await reader.read();
             if (done) break;
+            opened[i] = true;
             buffer += decoder.decode(value, { stream: true });
             let nl: number;
             while ((nl = buffer.indexOf("\n")) !== -1) {
@@ -323,7 +325,10 @@ async function consoleScenario(app: BenchServer, uuids: string[]): Promise<{ boa
       return res;
     }),
   );
-  await sleep(500);
+  // Every stream has started (tRPC's first SSE message), and a moment for its subscription to the bus.
+  const openBy = performance.now() + 10_000;
+  while (performance.now() < openBy && opened.filter(Boolean).length < M.consoles) await sleep(10);
+  await sleep(300);
   const delays: number[] = [];
   let missed = 0;
   const targets = uuids.slice(0, M.liveChanges);
