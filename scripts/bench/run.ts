@@ -27,7 +27,7 @@ import { runSoak, parseDuration } from "./soak";
 import { prepareDatabase, type PreparedDb } from "../../tests/exchange-e2e/db";
 import { addParticipants } from "../../tests/exchange-e2e/fixtures";
 import { startReceiver, type Receiver } from "../../tests/exchange-e2e/receiver";
-import { signInApi, type Session } from "../../e2e/support/console-api";
+import { signInApi, trpc, type Session } from "../../e2e/support/console-api";
 import type { LoadJob, LoadResult } from "./load";
 import { writeReport, type BenchResult, type DbResult, type Measurement, type Sample } from "./report";
 import { summarizeProfile } from "./profile";
@@ -290,13 +290,22 @@ async function consoleScenario(app: BenchServer, uuids: string[]): Promise<{ boa
   log(`  console board (board + counts): p50 ${percentile(loads, 50).toFixed(1)} ms, max ${Math.max(...loads).toFixed(1)} ms`);
 
   // Live: this many open consoles, each a live.events SSE stream; a status
-  // change through the API must reach all of them.
+  // change through the API must reach all of them. An operator may hold 8
+  // streams (server/trpc/limits.ts): the consoles are spread over dispatchers.
+  const PER_OPERATOR = 8;
+  const sessions: Session[] = [];
+  for (let u = 0; u < Math.ceil(M.consoles / PER_OPERATOR); u++) {
+    const email = `dispatcher${u}-${Date.now()}@bench.local`;
+    const made = await trpc(app.url, session, "admin.users.create", { email, name: `Dispatcher ${u}`, password: "bench-password-1", roles: ["DISPATCHER"] }, "mutation");
+    if (made.error) throw new Error(`admin.users.create: ${made.error.message}`);
+    sessions.push(await signInApi(app.url, email, "bench-password-1"));
+  }
   const controller = new AbortController();
   const seen: Array<Map<string, number>> = [];
   const opened: boolean[] = [];
   const streams = await Promise.all(
     Array.from({ length: M.consoles }, async (_, i) => {
-      const res = await fetch(`${app.url}/api/trpc/live.events`, { headers: { ...headers, accept: "text/event-stream" }, signal: controller.signal });
+      const res = await fetch(`${app.url}/api/trpc/live.events`, { headers: { cookie: sessions[Math.floor(i / PER_OPERATOR)]!.cookie, accept: "text/event-stream" }, signal: controller.signal });
       if (!res.ok || !res.body) throw new Error(`live.events ${res.status}`);
       const map = new Map<string, number>();
       seen[i] = map;
