@@ -7,7 +7,7 @@ const nextConfig = {
   poweredByHeader: false,
   // Type checking is `npm run typecheck` (CI runs it); the build skips it to save time.
   typescript: { ignoreBuildErrors: true },
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "@prisma/adapter-pg", "@prisma/client", "node-forge"],
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "@prisma/adapter-pg", "@prisma/client", "node-forge", "prom-client"],
   // The content security policy, with a nonce per request, is set by the
   // custom server (server/http/content-security.ts).
   async headers() {

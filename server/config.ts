@@ -127,6 +127,13 @@ export const configSchema = z.object({
   /** The participants' control panel's HTTPS port (the one that asks for client certificates); default PORT + 1. */
   PANEL_PORT: z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
 
+  /** Prometheus metrics (docs/metrics.md): a listener of their own on this port (0: any free port); unset: none. */
+  METRICS_PORT: z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
+  /** Where the metrics listener binds: loopback by default, so only the host (or a sidecar) scrapes it. */
+  METRICS_HOST: z.string().default("127.0.0.1"),
+  /** A bearer token: GET /metrics on the main listener with it (and the metrics listener asks for it too); unset: the main listener has no /metrics. */
+  METRICS_TOKEN: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
+
   MAP_TILE_URL: z.string().default(""),
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(200),
   /** Run the driver and passenger simulator beside the server (the demo; set 0 in production). */

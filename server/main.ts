@@ -22,8 +22,17 @@ import { startPgRelay } from "./events/pg-relay";
 import { streetIndex } from "./geo/street-index";
 import { log } from "./log";
 import "./subscribers";
+import { startMetricsListener } from "./metrics/endpoint";
+import { startPgliteAnalyze } from "./db/analyze";
 
-const root = path.resolve(import.meta.dirname, "..");
+/** The project's root: the nearest folder above this file with a package.json (server/ under tsx, build/server/ when built). */
+function projectRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, "package.json"))) return dir;
+    if (path.dirname(dir) === dir) return path.resolve(from, "..");
+  }
+}
+const root = projectRoot(import.meta.dirname);
 
 function buildIfNeeded(): void {
   if (existsSync(path.join(root, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID"))) return;
@@ -84,7 +93,9 @@ async function main(): Promise<void> {
     },
   });
   const { port, panelPort } = await servers.listen();
+  const metricsListener = cfg.METRICS_PORT !== undefined ? await startMetricsListener({ host: cfg.METRICS_HOST, port: cfg.METRICS_PORT, token: cfg.METRICS_TOKEN }) : undefined;
   const stopBackground = startBackgroundWork();
+  const stopAnalyze = startPgliteAnalyze();
   const conn = connection();
   const stopRelay = conn.pool && cfg.DATABASE_URL ? await startPgRelay(cfg.DATABASE_URL, conn.pool) : async () => undefined;
   // Street search answers from memory (server/geo/street-index.ts): load the
@@ -100,6 +111,8 @@ async function main(): Promise<void> {
   console.log(`  console:       ${url}/`);
   console.log(`  dispatch API:  ${url}/api/version  (reference: ${url}/docs)`);
   console.log(`  exchange API:  ${url}/exchange/version`);
+  if (metricsListener) console.log(`  metrics:       http://${cfg.METRICS_HOST}:${metricsListener.port}/metrics`);
+  else if (cfg.METRICS_TOKEN) console.log(`  metrics:       ${url}/metrics  (Authorization: Bearer METRICS_TOKEN)`);
   console.log(`  database:      ${connection().kind === "pglite" ? `embedded PGlite in ${path.resolve(cfg.DATA_DIR)}` : "PostgreSQL (DATABASE_URL)"}`);
   if (seeded.apiKey) console.log(`  API key:       ${seeded.apiKey}   (shown once; keep it)`);
   else console.log("  API key:       as created before (see the console, Settings > API keys)");
@@ -116,7 +129,9 @@ async function main(): Promise<void> {
     log.info("stopping", { signal });
     await stopSimulation();
     servers.close();
+    metricsListener?.close();
     await stopBackground();
+    stopAnalyze();
     await stopRelay();
     await closeDb();
     process.exit(0);

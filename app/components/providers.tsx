@@ -6,7 +6,8 @@ import { useState, type ReactNode } from "react";
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { TRPC_MAX_BATCH_SIZE } from "@/shared/trpc-limits";
 import { createTRPCClient, httpBatchLink, httpSubscriptionLink, isTRPCClientError, splitLink } from "@trpc/client";
-import superjson from "superjson";
+// superjson with the board's compact rows registered (shared/board-wire.ts).
+import { superjson } from "@/shared/board-wire";
 import type { AppRouter } from "@/server/trpc/root";
 import { consoleStrings } from "@/shared/i18n/console";
 import { TRPCProvider } from "./trpc";

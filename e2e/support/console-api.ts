@@ -1,7 +1,9 @@
 // The console's HTTP surface from a test: sign in through next-auth's
 // credentials endpoint and call tRPC procedures directly (superjson bodies),
 // exactly as a script bypassing the UI would.
-import superjson, { type SuperJSONResult } from "superjson";
+import type { SuperJSONResult } from "superjson";
+// The console's superjson, with its custom types registered (shared/board-wire.ts).
+import { superjson } from "../../shared/board-wire";
 
 export interface Session {
   cookie: string;

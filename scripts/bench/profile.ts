@@ -2,13 +2,15 @@
 // code, Next, Prisma, PGlite, zod, node internals, ...) and the functions
 // with the most self time.
 //   tsx scripts/bench/profile.ts <file.cpuprofile>
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { SourceMap } from "node:module";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { ProfileSummary } from "./report";
 
 interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber?: number };
   hitCount?: number;
 }
 
@@ -39,6 +41,21 @@ function areaOf(url: string, fn: string): string {
   return "other";
 }
 
+// The server runs as one bundled file (build/server/main.mjs): its frames are
+// mapped back to their TypeScript sources through the bundle's source map.
+const maps = new Map<string, SourceMap | null>();
+function original(url: string, line: number, column: number): { url: string; line: number } | undefined {
+  if (!url.endsWith(".mjs") || !url.includes("/build/")) return undefined;
+  if (!maps.has(url)) {
+    const mapFile = `${url.startsWith("file:") ? fileURLToPath(url) : url}.map`;
+    maps.set(url, existsSync(mapFile) ? new SourceMap(JSON.parse(readFileSync(mapFile, "utf8")) as ConstructorParameters<typeof SourceMap>[0]) : null);
+  }
+  const entry: { originalSource?: string; originalLine?: number } | undefined = maps.get(url)?.findEntry(line, column);
+  if (!entry?.originalSource) return undefined;
+  const source = entry.originalSource.startsWith("file:") ? fileURLToPath(entry.originalSource) : path.resolve(path.dirname(url.replace(/^file:\/\//, "")), entry.originalSource);
+  return { url: source, line: entry.originalLine ?? 0 };
+}
+
 export function summarizeProfile(file: string, root: string): Omit<ProfileSummary, "file"> {
   const profile = JSON.parse(readFileSync(file, "utf8")) as CpuProfile;
   const selfUs = new Map<number, number>();
@@ -58,7 +75,10 @@ export function summarizeProfile(file: string, root: string): Omit<ProfileSummar
   for (const node of profile.nodes) {
     const us = selfUs.get(node.id) ?? 0;
     if (us === 0) continue;
-    const { functionName, url, lineNumber } = node.callFrame;
+    const { functionName } = node.callFrame;
+    const mapped = original(node.callFrame.url, node.callFrame.lineNumber, node.callFrame.columnNumber ?? 0);
+    const url = mapped?.url ?? node.callFrame.url;
+    const lineNumber = mapped?.line ?? node.callFrame.lineNumber;
     if (functionName === "(idle)") continue;
     busy += us;
     const area = areaOf(url, functionName);

@@ -37,6 +37,10 @@ export interface DbResult {
   console?: { activeOrders: number; boardLoad: Sample; live: Sample & { consoles: number; changes: number; missed: number } };
   exchange?: { receivedLatency: Sample & { postP50: number } };
   profile?: ProfileSummary;
+  /** Milliseconds from the server's spawn to its first answer. */
+  startMs?: number;
+  /** What the server held at the end of the run (docs/performance.md, memory). */
+  memory?: { rssMb?: number; peakMb?: number; heapUsedMb: number; heapTotalMb: number; externalMb: number; caches: Record<string, number>; heap?: { file: string; totalMb: number; top: Array<{ what: string; mb: number; count: number }> } };
 }
 
 export interface BenchResult {
@@ -67,9 +71,9 @@ function defaultOf(r: DbResult, kind: "read" | "write"): Measurement | undefined
   return r.measurements.find((m) => m.group === "default" && m.kind === kind);
 }
 
+/** The limit a target is compared with: reads (and the console's board) with the limit's read, writes (and exchange registrations) with its insert. */
 function ratio(r: DbResult, m: Measurement): number | undefined {
-  if (m.kind !== "read" && m.kind !== "write") return undefined;
-  const limit = limitOf(r, m.kind);
+  const limit = limitOf(r, m.kind === "read" || m.kind === "console" ? "read" : "write");
   return limit && limit.saturation.rps > 0 ? m.saturation.rps / limit.saturation.rps : undefined;
 }
 
@@ -103,6 +107,25 @@ export function checkGoals(result: BenchResult): Goal[] {
         goals.push({ db: r.db, goal: `${m.name}: p99 < 50 ms at 500/s`, value: `${m.fixedRate.latency.p99} ms (${fmt(m.fixedRate.rps)}/s served)`, met: m.fixedRate.latency.p99 < 50 && m.fixedRate.rps >= 475 });
       }
     }
+    // Issue 18's goals: the exchange's registration, the console's board, order creation, memory.
+    for (const m of r.measurements.filter((x) => x.group === "ours" && x.kind === "exchange")) {
+      const share = ratio(r, m) ?? 0;
+      goals.push({ db: r.db, goal: `${m.name}: ≥ 25% of the limit's insert`, value: `${fmt(share * 100)}% (${fmt(m.saturation.rps)}/s)`, met: share >= 0.25 });
+      goals.push({ db: r.db, goal: `${m.name}: p99 < 50 ms at ${m.fixedRate.rate}/s`, value: `${m.fixedRate.latency.p99} ms (${fmt(m.fixedRate.rps)}/s served)`, met: m.fixedRate.latency.p99 < 50 && m.fixedRate.rps >= m.fixedRate.rate * 0.95 });
+    }
+    for (const m of r.measurements.filter((x) => x.group === "ours" && x.kind === "console")) {
+      const share = ratio(r, m) ?? 0;
+      goals.push({ db: r.db, goal: `${m.name}: ≥ 10% of the limit's read`, value: `${fmt(share * 100)}% (${fmt(m.saturation.rps)}/s)`, met: share >= 0.1 });
+      goals.push({ db: r.db, goal: `${m.name}: p99 < 100 ms at ${m.fixedRate.rate}/s`, value: `${m.fixedRate.latency.p99} ms`, met: m.fixedRate.latency.p99 < 100 });
+    }
+    for (const m of r.measurements.filter((x) => x.group === "ours" && x.name.startsWith("POST /api/order (address"))) {
+      const share = ratio(r, m) ?? 0;
+      goals.push({ db: r.db, goal: `${m.name}: ≥ 50% of the limit's insert`, value: `${fmt(share * 100)}%`, met: share >= 0.5 });
+    }
+    if (r.db === "postgres") {
+      const peak = Math.max(...r.measurements.filter((x) => x.group !== "limit").map((x) => x.peakMemoryMb ?? 0));
+      if (peak > 0) goals.push({ db: r.db, goal: "the server's peak memory during the benchmark ≤ 350 MB", value: `${peak} MB`, met: peak <= 350 });
+    }
     if (r.exchange) {
       const x = r.exchange.receivedLatency;
       goals.push({ db: r.db, goal: "exchange: POST /exchange/order → on/order/received p50 < 50 ms", value: `${fmt(x.p50)} ms (p99 ${fmt(x.p99)} ms)`, met: x.p50 < 50 });
@@ -121,6 +144,11 @@ function table(result: BenchResult): string {
   lines.push(`Benchmark ${result.at} (${result.mode} mode: ${result.durations.saturate} s saturation with ${result.connections} connections, ${result.durations.rate} s at a fixed rate; ${result.machine.cpus} cores, Node ${result.machine.node})`, "");
   for (const r of result.databases) {
     lines.push(`### ${r.db === "pglite" ? "PGlite (embedded)" : "PostgreSQL"}`, "");
+    if (r.startMs !== undefined) lines.push(`Start to ready: ${fmt(r.startMs / 1000, 1)} s (plain node on build/server/main.mjs).`, "");
+    if (r.memory) {
+      const m = r.memory;
+      lines.push(`Memory at the end: RSS ${fmt(m.rssMb)} MB (peak ${fmt(m.peakMb)} MB); V8 heap ${fmt(m.heapUsedMb)} of ${fmt(m.heapTotalMb)} MB; outside the heap (WASM memories, buffers) ${fmt(m.externalMb)} MB; caches: ${Object.entries(m.caches).map(([k, v]) => `${k} ${v}`).join(", ") || "–"}.`, "");
+    }
     lines.push("| target | req/s at saturation | vs limit | fixed rate | p50 ms | p99 ms | peak MB | failed |");
     lines.push("|---|---:|---:|---:|---:|---:|---:|---:|");
     for (const m of r.measurements) {
@@ -151,6 +179,13 @@ function table(result: BenchResult): string {
   if (goals.length) {
     lines.push("### Goals", "", "| db | goal | value | met |", "|---|---|---|---|");
     for (const g of goals) lines.push(`| ${g.db} | ${g.goal} | ${g.value} | ${g.met ? "yes" : "**no**"} |`);
+    lines.push("");
+  }
+  for (const r of result.databases) {
+    const h = r.memory?.heap;
+    if (!h) continue;
+    lines.push(`### Heap snapshot, ${r.db} (${h.file}: ${fmt(h.totalMb, 1)} MB live)`, "", "| what | MB | count |", "|---|---:|---:|");
+    for (const t of h.top.slice(0, 20)) lines.push(`| ${t.what.replace(/\|/g, "\\|")} | ${fmt(t.mb, 1)} | ${t.count} |`);
     lines.push("");
   }
   for (const r of result.databases) {

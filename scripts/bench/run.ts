@@ -9,31 +9,40 @@
 //   npm run bench -- --profile           also a CPU profile of the server (bench-results/profiles)
 //   npm run bench -- --only=streets,pre_cost   only the targets whose names contain one of these
 //   npm run bench -- --only=routing      only the routing benchmark (no server, no database, no build)
+//   npm run bench -- --soak=10m          the soak: a mixed steady load, memory and p99 each minute (soak.ts)
 //
-// The servers are started with NEXT_DIST_DIR (default .next-bench, built
-// beforehand with `NEXT_DIST_DIR=.next-bench npx next build`).
+// The application runs as in production: plain node on the server's
+// JavaScript build with Next's build in NEXT_DIST_DIR (default .next-bench);
+// both are built first when missing or older than their sources.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { renameSync, statSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { seedDemoCity } from "../../server/seed/demo";
-import { startServer, type StartedServer, type TestDb } from "../../tests/support/server";
+import type { TestDb } from "../../tests/support/server";
+import { scrapeMetrics, startBenchServer, type BenchServer } from "./server";
+import { ensureBuilt } from "./build";
+import { runSoak, parseDuration } from "./soak";
 import { prepareDatabase, type PreparedDb } from "../../tests/support/exchange/db";
 import { addParticipants } from "../../tests/support/exchange/fixtures";
 import { startReceiver, type Receiver } from "../../tests/support/exchange/receiver";
-import { signInApi, type Session } from "../../e2e/support/console-api";
+import { signInApi, trpc, type Session } from "../../e2e/support/console-api";
 import type { LoadJob, LoadResult } from "./load";
 import { writeReport, type BenchResult, type DbResult, type Measurement, type Sample } from "./report";
 import { summarizeProfile } from "./profile";
+import { summarizeHeap, type HeapSummary } from "./heap";
 import { benchRouting } from "./routing";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 const args = process.argv.slice(2);
 const short = args.includes("--short");
 const profile = args.includes("--profile");
+/** --heap: a heap snapshot of the server at the end of each database's run, summarised in the report. */
+const heap = args.includes("--heap");
 const dbArg = args.find((a) => a.startsWith("--db="))?.slice(5);
 const only = args.find((a) => a.startsWith("--only="))?.slice(7).split(",").filter(Boolean);
+const soakArg = args.find((a) => a.startsWith("--soak="))?.slice(7);
 /** Whether a target (or a scenario: "console", "exchange", "POST /api/order") is measured in this run. */
 const wanted = (name: string) => !only || only.some((part) => name.includes(part));
 const databases: TestDb[] = dbArg ? (dbArg.split(",") as TestDb[]) : ["pglite", "postgres"];
@@ -53,7 +62,7 @@ function log(message: string): void {
 
 // ------------------------------------------------------------------ processes
 
-function vm(pid: number | undefined, field: "VmHWM" | "VmRSS"): number | undefined {
+export function vm(pid: number | undefined, field: "VmHWM" | "VmRSS"): number | undefined {
   if (!pid) return undefined;
   try {
     const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
@@ -64,7 +73,7 @@ function vm(pid: number | undefined, field: "VmHWM" | "VmRSS"): number | undefin
 }
 
 /** Resets the peak resident set size (VmHWM) of a process: echo 5 > /proc/pid/clear_refs. */
-function resetPeak(pid: number | undefined): void {
+export function resetPeak(pid: number | undefined): void {
   if (!pid) return;
   try {
     writeFileSync(`/proc/${pid}/clear_refs`, "5");
@@ -77,7 +86,7 @@ let jobCounter = 0;
 const jobDir = mkdtempSync(path.join(tmpdir(), "taxi-bench-jobs-"));
 
 /** Runs one autocannon job in a child process. */
-function load(job: LoadJob): Promise<LoadResult> {
+export function load(job: LoadJob): Promise<LoadResult> {
   const file = path.join(jobDir, `job-${++jobCounter}.json`);
   writeFileSync(file, JSON.stringify(job));
   return new Promise((resolve, reject) => {
@@ -169,7 +178,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ------------------------------------------------------------------ the database
 
-interface Prepared {
+export interface Prepared {
   db: PreparedDb;
   activeUuids: string[];
   /** Known addresses (street and house) of the demo city. */
@@ -179,7 +188,7 @@ interface Prepared {
   sellerKey: string;
 }
 
-async function prepare(kind: TestDb, receivers: { seller: Receiver; taker: Receiver }): Promise<Prepared> {
+export async function prepare(kind: TestDb, receivers: { seller: Receiver; taker: Receiver }): Promise<Prepared> {
   const sellerKey = `xk_${randomBytes(18).toString("base64url")}`;
   const takerKey = `xk_${randomBytes(18).toString("base64url")}`;
   const made = await prepareDatabase(kind, async (prisma) => {
@@ -234,7 +243,7 @@ interface Target {
   split?: { saturate: LoadJob["variants"]; rate: LoadJob["variants"] };
 }
 
-async function measure(target: Target, base: { app: StartedServer; limit: { url: string; process: ChildProcess } }): Promise<Measurement> {
+async function measure(target: Target, base: { app: BenchServer; limit: { url: string; process: ChildProcess } }): Promise<Measurement> {
   const url = target.server === "app" ? base.app.url : base.limit.url;
   const pid = target.server === "app" ? base.app.process.pid : base.limit.process.pid;
   const job = (extra: Partial<LoadJob>): LoadJob => ({ ...target.job, url, connections: M.connections, duration: M.saturate, ...extra });
@@ -263,7 +272,7 @@ async function measure(target: Target, base: { app: StartedServer; limit: { url:
 
 // ------------------------------------------------------------------ the console
 
-async function consoleScenario(app: StartedServer, uuids: string[]): Promise<{ board: Sample; live: Sample & { consoles: number; changes: number; missed: number }; session: Session }> {
+async function consoleScenario(app: BenchServer, uuids: string[]): Promise<{ board: Sample; live: Sample & { consoles: number; changes: number; missed: number }; session: Session }> {
   const session = await signInApi(app.url, app.adminEmail, app.adminPassword);
   const input = (v: unknown) => encodeURIComponent(JSON.stringify({ json: v }));
   const boardUrl = `${app.url}/api/trpc/orders.board?input=${input({ filter: { group: "active" }, limit: 100 })}`;
@@ -281,12 +290,22 @@ async function consoleScenario(app: StartedServer, uuids: string[]): Promise<{ b
   log(`  console board (board + counts): p50 ${percentile(loads, 50).toFixed(1)} ms, max ${Math.max(...loads).toFixed(1)} ms`);
 
   // Live: this many open consoles, each a live.events SSE stream; a status
-  // change through the API must reach all of them.
+  // change through the API must reach all of them. An operator may hold 8
+  // streams (server/trpc/limits.ts): the consoles are spread over dispatchers.
+  const PER_OPERATOR = 8;
+  const sessions: Session[] = [];
+  for (let u = 0; u < Math.ceil(M.consoles / PER_OPERATOR); u++) {
+    const email = `dispatcher${u}-${Date.now()}@bench.local`;
+    const made = await trpc(app.url, session, "admin.users.create", { email, name: `Dispatcher ${u}`, password: "bench-password-1", roles: ["DISPATCHER"] }, "mutation");
+    if (made.error) throw new Error(`admin.users.create: ${made.error.message}`);
+    sessions.push(await signInApi(app.url, email, "bench-password-1"));
+  }
   const controller = new AbortController();
   const seen: Array<Map<string, number>> = [];
+  const opened: boolean[] = [];
   const streams = await Promise.all(
     Array.from({ length: M.consoles }, async (_, i) => {
-      const res = await fetch(`${app.url}/api/trpc/live.events`, { headers: { ...headers, accept: "text/event-stream" }, signal: controller.signal });
+      const res = await fetch(`${app.url}/api/trpc/live.events`, { headers: { cookie: sessions[Math.floor(i / PER_OPERATOR)]!.cookie, accept: "text/event-stream" }, signal: controller.signal });
       if (!res.ok || !res.body) throw new Error(`live.events ${res.status}`);
       const map = new Map<string, number>();
       seen[i] = map;
@@ -298,6 +317,7 @@ async function consoleScenario(app: StartedServer, uuids: string[]): Promise<{ b
           for (;;) {
             const { value, done } = await reader.read();
             if (done) break;
+            opened[i] = true;
             buffer += decoder.decode(value, { stream: true });
             let nl: number;
             while ((nl = buffer.indexOf("\n")) !== -1) {
@@ -314,7 +334,10 @@ async function consoleScenario(app: StartedServer, uuids: string[]): Promise<{ b
       return res;
     }),
   );
-  await sleep(500);
+  // Every stream has started (tRPC's first SSE message), and a moment for its subscription to the bus.
+  const openBy = performance.now() + 10_000;
+  while (performance.now() < openBy && opened.filter(Boolean).length < M.consoles) await sleep(10);
+  await sleep(300);
   const delays: number[] = [];
   let missed = 0;
   const targets = uuids.slice(0, M.liveChanges);
@@ -340,7 +363,7 @@ async function consoleScenario(app: StartedServer, uuids: string[]): Promise<{ b
 
 // ------------------------------------------------------------------ the exchange
 
-async function exchangeLatency(app: StartedServer, token: string, taker: Receiver): Promise<Sample & { postP50: number }> {
+async function exchangeLatency(app: BenchServer, token: string, taker: Receiver): Promise<Sample & { postP50: number }> {
   const delays: number[] = [];
   const posts: number[] = [];
   for (let i = 0; i < M.exchangeSamples; i++) {
@@ -377,6 +400,57 @@ function exchangeAttributes() {
   };
 }
 
+// ------------------------------------------------------------------ memory
+
+const MB = 1024 * 1024;
+
+/** What the server holds now: resident set, V8's heap, memory outside it (WASM and buffers), and its caches. */
+async function memoryOf(app: BenchServer): Promise<NonNullable<DbResult["memory"]>> {
+  const m = await scrapeMetrics(app.metricsUrl);
+  const mb = (name: string) => Math.round((m.get(name) ?? NaN) / MB);
+  const caches: Record<string, number> = {};
+  for (const [k, v] of m) {
+    const c = /^taxi_cache_entries\{cache="([^"]+)"\}$/.exec(k);
+    if (c) caches[c[1]!] = v;
+  }
+  return {
+    rssMb: vm(app.process.pid, "VmRSS") ?? mb("process_resident_memory_bytes"),
+    peakMb: vm(app.process.pid, "VmHWM"),
+    heapUsedMb: mb("nodejs_heap_size_used_bytes"),
+    heapTotalMb: mb("nodejs_heap_size_total_bytes"),
+    externalMb: mb("nodejs_external_memory_bytes"),
+    caches,
+  };
+}
+
+/** Asks the server for a heap snapshot (SIGUSR2) and summarises it. */
+async function heapSnapshot(app: BenchServer, kind: TestDb): Promise<HeapSummary & { file: string }> {
+  const dir = path.join(outDir, "heap");
+  mkdirSync(dir, { recursive: true });
+  const before = new Set(readdirSync(dir));
+  app.process.kill("SIGUSR2");
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    const file = readdirSync(dir).find((f) => f.endsWith(".heapsnapshot") && !before.has(f));
+    if (file) {
+      // Written when its size stops changing.
+      let size = -1;
+      for (;;) {
+        await sleep(1_000);
+        const now = statSync(path.join(dir, file)).size;
+        if (now === size && now > 0) break;
+        size = now;
+      }
+      const target = path.join(dir, `${kind}.heapsnapshot`);
+      renameSync(path.join(dir, file), target);
+      log(`  heap snapshot: ${path.relative(root, target)} (${Math.round(size / 1048576)} MB)`);
+      return { file: path.relative(root, target), ...summarizeHeap(target) };
+    }
+    if (Date.now() > deadline) throw new Error("no heap snapshot");
+    await sleep(500);
+  }
+}
+
 // ------------------------------------------------------------------ one database
 
 async function benchDatabase(kind: TestDb): Promise<DbResult> {
@@ -390,25 +464,25 @@ async function benchDatabase(kind: TestDb): Promise<DbResult> {
     rmSync(profileDir, { recursive: true, force: true });
     mkdirSync(profileDir, { recursive: true });
   }
-  const app = await startServer({
-    db: kind,
-    seedDemo: false,
-    env: {
+  const app = await startBenchServer(
+    {
       ...prepared.db.env,
-      NEXT_DIST_DIR: distDir,
       BENCH_ROUTES: "1",
       RATE_LIMIT_PER_KEY: "0",
       RATE_LIMIT_PER_ADDRESS: "0",
-      SIMULATE: "0",
       LOG_LEVEL: "error",
       EXCHANGE_CHECK_SECONDS: "0",
-      ...(profile ? { NODE_OPTIONS: `--import=${path.join(root, "scripts/bench/cpu-profile.mjs")}`, BENCH_CPU_PROF_DIR: profileDir } : {}),
+      NEXT_DIST_DIR: distDir,
+      ...(profile ? { BENCH_CPU_PROF_DIR: profileDir } : {}),
     },
-  });
+    [...(profile ? [`--import=${path.join(root, "scripts/bench/cpu-profile.mjs")}`] : []), ...(heap ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${path.join(outDir, "heap")}`] : [])],
+  );
+  log(`${kind}: the server answered ${(app.readyMs / 1000).toFixed(1)} s after its start`);
   const limit = await startLimit(kind, prepared.db);
   const measurements: Measurement[] = [];
   let consoleResult: DbResult["console"];
   let exchange: DbResult["exchange"];
+  let memory: DbResult["memory"];
   try {
     const key = app.apiKey;
     const limitUuids = await json<string[]>(fetch(`${limit.url}/uuids?n=1000`));
@@ -540,6 +614,8 @@ async function benchDatabase(kind: TestDb): Promise<DbResult> {
       measurements.push(xm);
       exchange = { receivedLatency: latency };
     }
+    memory = await memoryOf(app);
+    if (heap) memory.heap = await heapSnapshot(app, kind);
   } finally {
     await limit.stop();
     await app.stop();
@@ -552,16 +628,21 @@ async function benchDatabase(kind: TestDb): Promise<DbResult> {
     const file = readdirSync(profileDir).find((f) => f.endsWith(".cpuprofile"));
     if (file) profileSummary = { file: path.relative(root, path.join(profileDir, file)), ...summarizeProfile(path.join(profileDir, file), root) };
   }
-  return { db: kind, seconds: Math.round((Date.now() - started) / 1000), measurements, console: consoleResult, exchange, profile: profileSummary };
+  return { db: kind, seconds: Math.round((Date.now() - started) / 1000), startMs: Math.round(app.readyMs), measurements, console: consoleResult, exchange, memory, profile: profileSummary };
 }
 
 async function main(): Promise<void> {
+  if (soakArg) {
+    await ensureBuilt(distDir, log);
+    mkdirSync(outDir, { recursive: true });
+    const ok = await runSoak({ seconds: parseDuration(soakArg), databases: dbArg ? databases : ["postgres"], outDir, distDir, log, load, vm, resetPeak, prepare });
+    if (!ok) process.exit(2);
+    return;
+  }
   // The routing benchmark needs neither a server nor a database.
   const routing = wanted("routing") ? benchRouting({ short, log }) : undefined;
   const serverTargets = !only || only.some((part) => part !== "routing");
-  if (serverTargets && !existsSync(path.join(root, distDir, "BUILD_ID"))) {
-    throw new Error(`no production build in ${distDir}: run NEXT_DIST_DIR=${distDir} npx next build`);
-  }
+  if (serverTargets) await ensureBuilt(distDir, log);
   mkdirSync(outDir, { recursive: true });
   const results: DbResult[] = [];
   if (serverTargets) for (const kind of databases) results.push(await benchDatabase(kind));

@@ -2,6 +2,7 @@
 // every request, so that disabling a user or changing their roles takes
 // effect at once, and a session older than its absolute lifetime is refused.
 import type { Db } from "../db";
+import { rawQuery } from "../db/sql";
 import type { Prisma } from "../generated/prisma/client";
 import type { UserRole } from "../generated/prisma/enums";
 import type { UserRole as BrowserUserRole } from "../../shared/roles";
@@ -36,9 +37,13 @@ export function sessionExpired(claims: SessionClaims, now = Date.now()): boolean
 /** The enabled user behind a session, or null (unknown, disabled or expired). */
 export async function resolveConsoleUser(db: Db, claims: SessionClaims | null): Promise<ConsoleUser | null> {
   if (!claims || !claims.userId || sessionExpired(claims)) return null;
-  const user = await db.user.findUnique({ where: { id: claims.userId }, select: { ...consoleUserSelect, disabled: true } });
+  // Every console call asks this: one raw round trip, not Prisma's query compiler (docs/performance.md).
+  const [user] = await rawQuery(db)<{ id: number; email: string; name: string; roles: UserRole[]; locale: string; disabled: boolean }>(
+    `SELECT id, email, name, roles::text[] AS roles, locale, disabled FROM app_user WHERE id = $1::int`,
+    [claims.userId],
+  );
   if (!user || user.disabled) return null;
-  return { id: user.id, email: user.email, name: user.name, roles: user.roles, locale: user.locale };
+  return { id: Number(user.id), email: user.email, name: user.name, roles: [...user.roles], locale: user.locale };
 }
 
 export function hasAnyRole(user: Pick<ConsoleUser, "roles">, roles: readonly UserRole[]): boolean {

@@ -50,6 +50,7 @@ export async function handleDispatchApi(request: ApiRequest): Promise<ApiRespons
     const params = await readParams(request);
     const op = pick(ops, request.method, params);
     if (!op) return failure("METHOD_NOT_ALLOWED", { method: request.method.slice(0, 16) }, language);
+    request.operation = `${op.method} ${op.path}`;
     const ctx: DispatchContext = { db: db(), apiKey: null, language, remoteAddress: request.remoteAddress };
     if (op.auth) {
       ctx.apiKey = await authenticateApiKey(ctx.db, params.get("api_key"));

@@ -70,6 +70,7 @@ export async function handleExchangeApi(request: ApiRequest): Promise<ApiRespons
     });
   }
   const { op } = chosen.route;
+  request.operation = `${op.method} ${op.path}`;
   // Rate limits (server/http/rate-limit.ts): per address, then per participant.
   const cfg = config();
   const limits = rateLimits({ perKey: cfg.RATE_LIMIT_PER_KEY, perAddress: cfg.RATE_LIMIT_PER_ADDRESS });

@@ -7,6 +7,7 @@
 // long random strings, so a fast hash is enough).
 import { createHash, randomBytes } from "node:crypto";
 import type { DbOrTx } from "../db";
+import { rawQuery } from "../db/sql";
 import { addressAllowed, addressEntries, normalizeAddress } from "./addresses";
 import { forbidden, unauthorized } from "./errors";
 
@@ -82,16 +83,21 @@ export async function openSession(db: DbOrTx, key: string, remoteAddress: string
 export async function authenticate(db: DbOrTx, token: string | undefined, remoteAddress: string): Promise<ExchangeCaller> {
   if (!token) throw unauthorized("the session token is missing (meta.token in the body, ?token= or Authorization: Bearer)");
   if (token.length > 200) throw unauthorized("unknown session token");
-  const session = await db.exchangeSession.findUnique({
-    where: { tokenHash: hashSecret(token) },
-    select: {
-      id: true,
-      revokedAt: true,
-      lastUsedAt: true,
-      server: { select: { id: true, address: true } },
-      participant: { select: { id: true, name: true, disabled: true } },
-    },
-  });
+  // Every exchange call asks this: one raw round trip (docs/performance.md).
+  const [row] = await rawQuery(db)<{ id: number; revoked: boolean; last_used_ms: number | null; server_id: number; address: string; participant_id: number; name: string; disabled: boolean }>(
+    `SELECT x.id, x.revoked_at IS NOT NULL AS revoked, (EXTRACT(EPOCH FROM x.last_used_at) * 1000)::float8 AS last_used_ms,
+            s.id AS server_id, s.address, p.id AS participant_id, p.name, p.disabled
+       FROM exchange_session x JOIN exchange_server s ON s.id = x.server_id JOIN exchange_participant p ON p.id = x.participant_id
+      WHERE x.token_hash = $1`,
+    [hashSecret(token)],
+  );
+  const session = row && {
+    id: Number(row.id),
+    revokedAt: row.revoked ? true : null,
+    lastUsedAt: row.last_used_ms === null ? null : new Date(Number(row.last_used_ms)),
+    server: { id: Number(row.server_id), address: row.address },
+    participant: { id: Number(row.participant_id), name: row.name, disabled: row.disabled },
+  };
   if (!session || session.revokedAt) throw unauthorized("unknown or revoked session token");
   if (!(await addressAllowed(remoteAddress, addressEntries(session.server.address)))) {
     throw unauthorized(`the session token is not valid from ${normalizeAddress(remoteAddress)}`);

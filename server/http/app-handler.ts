@@ -10,6 +10,15 @@ import { removeHeaders, setInternalHeader } from "./headers";
 import { limitNextBody } from "./next-guard";
 import { publicRoute } from "./public-routes";
 import { canonicalizeRequest } from "./request-target";
+import { recordRequest } from "../metrics/http";
+
+/** A coarse kind of what Next serves, for the metrics (the console's procedures are measured by tRPC itself). */
+function nextKind(path: string): string {
+  if (path.startsWith("/_next/")) return "static";
+  if (path.startsWith("/api/trpc/")) return "trpc";
+  if (path.startsWith("/api/auth/")) return "auth";
+  return "page";
+}
 
 export type NextHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
 
@@ -27,6 +36,9 @@ export function toNext(next: NextHandler, req: IncomingMessage, res: ServerRespo
   limitNextBody(target?.path ?? "/", req, res);
   setInternalHeader(req, CLIENT_ADDRESS_HEADER, clientAddress(req));
   applyContentSecurityPolicy(req, res);
+  const started = performance.now();
+  const kind = nextKind(target?.path ?? "/");
+  res.once("finish", () => recordRequest("next", kind, (performance.now() - started) / 1000, res.statusCode >= 500 ? String(res.statusCode) : undefined));
   return next(req, res);
 }
 

@@ -1,6 +1,7 @@
 // Serves an ApiHandler from node:http without Next's pipeline (the fast path).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { clientAddress } from "./client-address";
+import { errorCodeOf, operationOf, recordRequest } from "../metrics/http";
 import { canonicalizeRequest, pathBelow, type RequestTarget } from "./request-target";
 import { MAX_BODY_BYTES, type ApiHandler, type ApiRequest } from "./types";
 
@@ -30,8 +31,13 @@ function rawTarget(url: string): RequestTarget {
   return q === -1 ? { path: url, search: "" } : { path: url.slice(0, q), search: url.slice(q) };
 }
 
+/** The metrics' name of each protocol (server/metrics/http.ts). */
+const INTERFACE: Record<string, string> = { "/api": "dispatch", "/exchange": "exchange", "/participant": "participant", "/driver-app": "driver_app" };
+
 export function toNodeHandler(prefix: string, handler: ApiHandler) {
+  const iface = INTERFACE[prefix] ?? prefix.slice(1);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const started = performance.now();
     // A target that does not decode comes here only when its raw path is under
     // this prefix: the raw remainder matches no operation, so the protocol
     // answers it as an unknown path, in its own error form.
@@ -53,5 +59,7 @@ export function toNodeHandler(prefix: string, handler: ApiHandler) {
     const reply = await handler(request);
     res.writeHead(reply.status, reply.headers);
     res.end(reply.body);
+    const code = errorCodeOf(reply.status, reply.body);
+    recordRequest(iface, operationOf(request.operation, request.method, request.path, reply.status, code), (performance.now() - started) / 1000, code);
   };
 }

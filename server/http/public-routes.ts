@@ -10,6 +10,8 @@ import { handleExchangeApi } from "../exchange-api/router";
 import { handleParticipantApi } from "../participant-api/router";
 import { handleDriverApp } from "../driver-app/api/router";
 import { handleHealth } from "./health";
+import { config } from "../config";
+import { metricsRoute } from "../metrics/endpoint";
 import { guardNextRequest, invalidTarget } from "./next-guard";
 import { toNodeHandler } from "./node-adapter";
 import { underPrefix, type RequestTarget } from "./request-target";
@@ -23,6 +25,8 @@ const protocols: Array<[prefix: string, handler: NodeHandler]> = [
   ["/participant", toNodeHandler("/participant", handleParticipantApi)],
   ["/driver-app", toNodeHandler("/driver-app", handleDriverApp)],
 ];
+
+let metricsHandler: { token: string; handler: NodeHandler } | undefined;
 
 /** Console paths under /api that belong to Next (next-auth, tRPC); "/api/trpc" itself is no procedure (the dispatch API's unknown path). */
 const NEXT_API_PREFIXES = ["/api/auth/", "/api/trpc/"];
@@ -49,6 +53,11 @@ export function publicRoute(target: RequestTarget | undefined, headers?: Incomin
     return handler;
   }
   if (path === "/healthz") return handleHealth;
+  if (path === "/metrics") {
+    // Only with METRICS_TOKEN (docs/metrics.md); without it the path is Next's (a 404 page).
+    const token = config().METRICS_TOKEN;
+    if (token) return (metricsHandler ??= { token, handler: metricsRoute(token) }).handler;
+  }
   // Everything else is Next's, unless it would make Next fail (next-guard.ts).
   return guardNextRequest(path, headers, target.search);
 }

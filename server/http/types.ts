@@ -12,6 +12,8 @@ export interface ApiRequest {
   remoteAddress: string;
   /** Set when the body was larger than the limit (it was not read). */
   bodyTooLarge?: boolean;
+  /** Set by the protocol's router once it knows the operation (server/metrics/http.ts labels by it). */
+  operation?: string;
 }
 
 export interface ApiResponse {

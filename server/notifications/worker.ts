@@ -11,6 +11,7 @@ import { publish } from "../events/bus";
 import { deliver, type DeliveryResult } from "./senders";
 import { wakeEmitter, wakeOutbox } from "./wake";
 import { afterClientSms } from "../orders/client-notified";
+import { recordDelivery } from "../metrics/http";
 
 export { wakeOutbox } from "./wake";
 
@@ -32,6 +33,8 @@ interface ClaimedRow {
   target: string;
   payload: unknown;
   attempts: number;
+  /** Seconds since the message was written, at its claim. */
+  age: number;
 }
 
 async function claim(): Promise<ClaimedRow[]> {
@@ -47,7 +50,8 @@ async function claim(): Promise<ClaimedRow[]> {
          ORDER BY o.id
          LIMIT ${BATCH}
          FOR UPDATE SKIP LOCKED)
-      RETURNING m.id, m.delivery_id, m.channel, m.topic, m.target, m.payload, m.attempts`,
+      RETURNING m.id, m.delivery_id, m.channel, m.topic, m.target, m.payload, m.attempts,
+                EXTRACT(EPOCH FROM now() - m.created_at)::float8 AS age`,
   );
 }
 
@@ -75,6 +79,7 @@ async function record(row: ClaimedRow, result: DeliveryResult, durationMs: numbe
     );
   }
   publish({ type: "outbox.changed", messageId: row.id, status });
+  recordDelivery(row.channel, status === "DELIVERED" ? "delivered" : status === "FAILED" ? "failed" : "retry", Number(row.age) + durationMs / 1000, durationMs / 1000);
 }
 
 /**

@@ -8,7 +8,7 @@
 //      re-read from the database on every call, so a disabled user is out at
 //      once), roleProcedure(...roles), and the audit of every mutation.
 import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from "@trpc/server";
-import superjson from "superjson";
+import { superjson } from "../../shared/board-wire";
 import { z, ZodError } from "zod";
 import { db as defaultDb, type Db } from "../db";
 import { isDomainError, type DomainError, type ErrorCode } from "../errors";
@@ -21,6 +21,7 @@ import { defaultLocale, type Locale } from "../console/locale";
 import type { UserRole } from "../generated/prisma/enums";
 import { log } from "../log";
 import { holdsNul } from "../http/nul";
+import { recordRequest } from "../metrics/http";
 
 // ---------------------------------------------------------------- 1. context
 
@@ -147,7 +148,16 @@ const domainErrors = t.middleware(async ({ ctx, next, path }) => {
 
 // ---------------------------------------------------------------- 4. procedures
 
-export const publicProcedure = t.procedure.use(domainErrors);
+/** Requests, latency and errors of every procedure (server/metrics/http.ts); a subscription counts when it opens. */
+const measured = t.middleware(async ({ next, path, type }) => {
+  const started = performance.now();
+  const result = await next();
+  const code = result.ok ? undefined : result.error.code;
+  recordRequest("console", type === "subscription" ? `subscription ${path}` : path, (performance.now() - started) / 1000, code);
+  return result;
+});
+
+export const publicProcedure = t.procedure.use(measured).use(domainErrors);
 
 const authed = t.middleware(async ({ ctx, next }) => {
   const user = await resolveConsoleUser(ctx.db, ctx.claims);

@@ -126,7 +126,7 @@ function baseEnv(): NodeJS.ProcessEnv {
 function answers(url: string): Promise<boolean> {
   const u = new URL("/api/version", url);
   // node:http's get takes the same arguments (it ignores rejectUnauthorized).
-  const get = u.protocol === "https:" ? https.get : (http.get as unknown as typeof https.get);
+  const get = u.protocol === "https:" ? https.get : (http.get);
   return new Promise((resolve) => {
     const req = get(u, { rejectUnauthorized: false, agent: false, timeout: 10_000 }, (res) => {
       res.resume();

@@ -9,6 +9,7 @@ import { wakeOutbox } from "../../notifications/wake";
 import { canMove, codeOf, isDone, isOrderState, type OrderState } from "../../orders/states";
 import { forbidden, gone } from "../errors";
 import { sqlQuery } from "../../db/sql";
+import { selectInterested } from "../data";
 
 export interface ExchangeOrderRow {
   id: number;
@@ -110,33 +111,9 @@ export async function moveExchangeOrder(
   return toRow(updated);
 }
 
-/**
- * Participants able to take an order of this car class (docs/exchange.md,
- * "Who is offered an order"): active, with a server to be told at, and
- *   - an executor service of that class, or of a class the exchange could
- *     not derive (carClass null: every class), or
- *   - an executor service and a known driver of that class (the drivers'
- *     carClass is the reference's own data), or
- *   - an open session and no service read yet (GET /services is asked when
- *     the session opens; until it answers the participant is offered every class).
- */
+/** Participants able to take an order of this car class (the rule and its SQL: server/exchange/data.ts). */
 export async function interestedParticipants(tx: Db | Tx, carClass: number, exclude: number[]): Promise<number[]> {
-  const executes = { executes: true };
-  const rows = await tx.exchangeParticipant.findMany({
-    where: {
-      disabled: false,
-      id: { notIn: exclude },
-      servers: { some: { url: { not: "" } } },
-      OR: [
-        { services: { some: { ...executes, OR: [{ carClass }, { carClass: null }] } } },
-        { AND: [{ services: { some: executes } }, { drivers: { some: { carClass } } }] },
-        { AND: [{ services: { none: {} } }, { sessions: { some: { revokedAt: null } } }, { servers: { every: { servicesAt: null } } }] },
-      ],
-    },
-    select: { id: true },
-    orderBy: { id: "asc" },
-  });
-  return rows.map((r) => r.id);
+  return selectInterested(tx, carClass, exclude);
 }
 
 /** Participants to whom the order is on offer now. */

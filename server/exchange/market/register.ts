@@ -11,8 +11,10 @@
 // `registration` of that seller id), and the seller is told `restore`
 // with the new id after `registered`: the order is back on the exchange.
 import type { Db } from "../../db";
+import { config } from "../../config";
 import { isUniqueViolation } from "../../errors";
-import { codeOf } from "../../orders/states";
+import { canMove, codeOf } from "../../orders/states";
+import { insertRegistration, type RegistrationMessage } from "../data";
 import { fareKopecks, storedAttributes, type RegistrationAttributes } from "../attributes";
 import { badRequest } from "../errors";
 import { discoverStale } from "../sync";
@@ -22,6 +24,7 @@ import {
   announce,
   clientOf,
   interestedParticipants,
+  type ExchangeOrderRow,
   lockExchangeOrder,
   moveExchangeOrder,
   notificationAttributes,
@@ -45,17 +48,72 @@ export interface RegisterResult {
 
 export async function registerOrder(db: Db, caller: ExchangeCaller, input: RegisterInput): Promise<RegisterResult> {
   if (input.type !== undefined && input.type !== "order") throw badRequest(`data.type must be "order", not "${input.type}"`, { parameter: "data.type" });
-  // On demand: before an order is refused for want of executors, the
-  // servers of logged-in participants not read lately are read again.
+  // The usual case in one statement (server/exchange/data.ts): a new order
+  // with somebody interested, or the seller's open order of this id.
+  const fast = await registerInOneStatement(db, caller, input).catch((error: unknown) => {
+    // Two registrations of one id at once: the loser finds the winner's order.
+    if (isUniqueViolation(error)) return registerInOneStatement(db, caller, input);
+    throw error;
+  });
+  if (fast) return fast;
+  // Nobody interested: before the order is refused for want of executors,
+  // the servers of logged-in participants not read lately are read again;
+  // then the long way, which refuses it or registers it after all.
   const carClass = storedAttributes(input.attributes).carClass;
   if ((await interestedParticipants(db, carClass, [caller.participantId])).length === 0) await discoverStale(db, caller.participantId);
   try {
     return await attempt(db, caller, input);
   } catch (error) {
-    // Two registrations of one id at once: the loser finds the winner's order.
     if (isUniqueViolation(error)) return attempt(db, caller, input);
     throw error;
   }
+}
+
+/** The notifications of a registration, in their order: registered, restore (again only), received (each interested), accepted. */
+function registrationMessages(order: ExchangeOrderRow, orderId: string | number): RegistrationMessage[] {
+  return [
+    { to: "seller", topic: "order/registered", data: { orderId } },
+    { to: "seller", topic: "order/restore", data: { orderId, attributes: { client: clientOf(order) } }, againOnly: true },
+    { to: "interested", topic: "order/received", data: { type: "order", attributes: notificationAttributes(order, false) } },
+    { to: "seller", topic: "order/accepted", data: { orderId } },
+  ];
+}
+
+async function registerInOneStatement(db: Db, caller: ExchangeCaller, input: RegisterInput): Promise<RegisterResult | undefined> {
+  if (!canMove("NOT_REGISTERED", "FREE")) throw new Error("the state machine no longer registers NOT_REGISTERED -> FREE");
+  const attributes = storedAttributes(input.attributes);
+  const registered: ExchangeOrderRow = {
+    id: 0,
+    sellerId: caller.participantId,
+    sourceOrderId: input.id,
+    attributes: attributes,
+    fare: fareKopecks(attributes.fare),
+    carClass: attributes.carClass,
+    state: "FREE",
+    statusCode: codeOf("FREE"),
+    executorId: null,
+    executorOrderId: null,
+    executor: null,
+    arrivalMinutes: null,
+    completion: null,
+    cancelReason: "",
+  };
+  const row = await insertRegistration(db, {
+    sellerId: caller.participantId,
+    sourceOrderId: input.id,
+    attributes,
+    fare: registered.fare,
+    carClass: registered.carClass,
+    state: registered.state,
+    statusCode: registered.statusCode,
+    notRegisteredCode: codeOf("NOT_REGISTERED"),
+    vendor: config().EXCHANGE_VENDOR,
+    messages: registrationMessages(registered, sourceIdValue(input.id)),
+  });
+  if (row.existingId !== null) return { id: String(row.existingId), orderId: input.id, outcome: "existing" };
+  if (row.id === null) return undefined;
+  announce([{ id: row.id, state: "FREE" }]);
+  return { id: String(row.id), orderId: input.id, outcome: "registered" };
 }
 
 async function attempt(db: Db, caller: ExchangeCaller, input: RegisterInput): Promise<RegisterResult> {

@@ -1,0 +1,73 @@
+// The process's Prometheus metrics (prom-client): one registry and one set of
+// metric objects per process. On globalThis because the custom server and
+// Next's bundle (the console's tRPC) each load their own copy of this module
+// in the same process; both must count into the same series.
+// docs/metrics.md lists every series and what it means.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+
+/** Latency buckets in seconds: 1 ms to 10 s, dense where the APIs' goals are (5–100 ms). */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Delivery lag buckets in seconds: 10 ms to an hour (the outbox retries for about an hour). */
+const LAG_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 60, 300, 900, 3600];
+
+function create() {
+  const registry = new Registry();
+  // Event loop delay (nodejs_eventloop_lag_*), heap and RSS, GC, handles: prom-client's defaults.
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
+  const registers = [registry];
+  return {
+    registry,
+    requests: new Counter({
+      name: "taxi_requests_total",
+      help: "Requests by interface (dispatch, exchange, participant, driver_app, console, next), operation and outcome",
+      labelNames: ["interface", "operation", "outcome"] as const,
+      registers,
+    }),
+    duration: new Histogram({
+      name: "taxi_request_duration_seconds",
+      help: "Time from the request to its reply, by interface and operation",
+      labelNames: ["interface", "operation"] as const,
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    errors: new Counter({
+      name: "taxi_request_errors_total",
+      help: "Requests answered with an error, by interface, operation and the protocol's error code",
+      labelNames: ["interface", "operation", "code"] as const,
+      registers,
+    }),
+    deliveries: new Counter({
+      name: "taxi_outbox_deliveries_total",
+      help: "Outbox delivery attempts by channel (callback, sms, exchange, exchange-call) and result (delivered, retry, failed)",
+      labelNames: ["channel", "result"] as const,
+      registers,
+    }),
+    deliveryLag: new Histogram({
+      name: "taxi_outbox_delivery_lag_seconds",
+      help: "From a message's creation to its delivery, by channel (exchange: the exchange's notifications to participants)",
+      labelNames: ["channel"] as const,
+      buckets: LAG_BUCKETS,
+      registers,
+    }),
+    deliveryDuration: new Histogram({
+      name: "taxi_outbox_delivery_duration_seconds",
+      help: "One delivery attempt (the receiver's reply time), by channel",
+      labelNames: ["channel"] as const,
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    gauge: (name: string, help: string, labelNames: string[], collect: (g: Gauge) => void | Promise<void>) =>
+      new Gauge({ name, help, labelNames, registers, collect(this: Gauge) { return collect(this); } }),
+  };
+}
+
+export type Metrics = ReturnType<typeof create>;
+
+const key = Symbol.for("taxi.metrics");
+type Holder = { [key]?: Metrics };
+
+export function metrics(): Metrics {
+  const holder = globalThis as Holder;
+  holder[key] ??= create();
+  return holder[key];
+}
