@@ -284,3 +284,44 @@ export type ToldBySmsState = keyof typeof TOLD_BY_SMS;
 export function isToldBySms(state: OrderState): state is ToldBySmsState {
   return Object.prototype.hasOwnProperty.call(TOLD_BY_SMS, state);
 }
+
+/** Orders a driver may take by themselves from the free orders (their service's distribution allowing). */
+export const TAKEABLE_STATES: OrderState[] = ["FREE", "FREE_LONG", "ORDER_ON_RADIO"];
+
+/** A taken order the driver may give back before the passenger is aboard. */
+export const DRIVER_REFUSABLE_STATES: OrderState[] = [
+  "SENT_TO_DRIVER",
+  "RECEIVED_BY_DRIVER",
+  "CONFIRMED",
+  "CONFIRMED_CLIENT_NOTIFIED",
+  "BOUND",
+  "AWAITING_CLIENT",
+  "AWAITING_CLIENT_NOTIFIED",
+  "AWAITING_CLIENT_LONG",
+];
+
+/** An advance order attached to a driver (before the trip begins). */
+export const ADVANCE_ATTACHED_STATES: OrderState[] = [
+  "PREORDER_ATTACHED",
+  "PREORDER_ATTACHED_NOTIFIED",
+  "PREORDER_CONFIRM_REQUESTED",
+  "PREORDER_CONFIRM_SUCCESSFUL",
+  "PREORDER_CONFIRM_REJECTED",
+  "PREORDER_CONFIRM_TIMEOUT",
+];
+
+/** Orders a driver may complete (the passenger is or was aboard). */
+export const COMPLETABLE_STATES: OrderState[] = ["IN_PROCESS", "AWAITING_PAYMENT"];
+
+/** What a driver's app shows as its order (holding states and attached advance orders with the driver). */
+export const DRIVER_ASSIGNED_STATES: OrderState[] = [...DRIVER_HOLDING_STATES, ...ADVANCE_ATTACHED_STATES.slice(0, 4)];
+
+/** The states an offer of each kind (server/dispatch/offer.ts) may be made from. */
+export const OFFERABLE_STATES = {
+  LIVE: ["FREE", "FREE_LONG", "ORDER_ON_RADIO"],
+  CHAIN: ["FREE", "FREE_LONG"],
+  ADVANCE: ["PREORDER_FREE"],
+} as const satisfies Record<"LIVE" | "CHAIN" | "ADVANCE", readonly OrderState[]>;
+
+/** Orders in trouble for the dispatcher's panel: free too long, on the radio, an advance order nobody confirmed. */
+export const TROUBLE_STATES: OrderState[] = ["FREE_LONG", "ORDER_ON_RADIO", "PREORDER_CONFIRM_REJECTED", "PREORDER_CONFIRM_TIMEOUT"];
