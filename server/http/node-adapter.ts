@@ -52,6 +52,12 @@ export function toNodeHandler(prefix: string, handler: ApiHandler) {
     };
     const reply = await handler(request);
     res.writeHead(reply.status, reply.headers);
-    res.end(reply.body);
+    if (reply.stream) {
+      const gone = new AbortController();
+      res.on("close", () => gone.abort());
+      res.write(reply.body);
+      await reply.stream((chunk) => void res.write(chunk), gone.signal).catch(() => undefined);
+    }
+    res.end(reply.stream ? undefined : reply.body);
   };
 }

@@ -82,6 +82,10 @@ export async function handleDriverApp(request: ApiRequest): Promise<ApiResponse>
     }
     else if (op.auth === "provisioning") checkProvisioningKey(bearer(request));
     const input: unknown = validate(op.input, readInput(request, op));
+    if (op.stream) {
+      const headers = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", "x-accel-buffering": "no" };
+      return { status: 200, headers, body: ": stream open\n\n", stream: op.stream(input, ctx) };
+    }
     return jsonResponse(200, await op.handle(input, ctx), { "cache-control": "no-store" });
   } catch (error) {
     return driverAppErrorReply(error);
