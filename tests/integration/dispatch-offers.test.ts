@@ -36,8 +36,11 @@ async function order(at: { lat: number; lon: number }, more: Record<string, stri
   });
   expect(reply.status, JSON.stringify(reply.error)).toBe("DONE");
   const uuid = String(reply.response.uuid);
-  const info = await dispatchApi(server.url, server.apiKey, "GET", "order", { uuid });
-  return { uuid, id: Number(info.response.id ?? info.response.order_id) };
+  // The order's number, as a dispatcher finds it on the board by the phone.
+  const board = await console_.query<{ items: Array<{ id: number; uuid: string }> }>("orders.board", { filter: { group: "all", q: String(phone) }, limit: 10 });
+  const row = board.items.find((r) => r.uuid === uuid);
+  expect(row, "the order on the board").toBeDefined();
+  return { uuid, id: row!.id };
 }
 
 async function code(uuid: string): Promise<number> {
@@ -60,7 +63,7 @@ async function offShift(...apps: DriverApp[]) {
 beforeAll(async () => {
   server = await startServer({ env: { DISPATCH_TICK_MS: "200", RATE_LIMIT_PER_KEY: "0", RATE_LIMIT_PER_ADDRESS: "0" } });
   console_ = await Console.open(server.url, server.adminEmail, server.adminPassword);
-  const city = await quietCity(server.url, server.apiKey);
+  const city = await quietCity(server.url, server.apiKey, console_);
   drivers = city.apps;
   serviceId = city.serviceId;
   centre = city.centre;

@@ -54,7 +54,9 @@ export class DriverApp {
       if (offer?.order.uuid === uuid) return offer;
       if (offer) throw new Error(`${this.callSign} was offered ${offer.order.uuid}, not ${uuid}`);
     }
-    throw new Error(`${this.callSign} was not offered ${uuid} within ${seconds} s`);
+    const me = await this.call("GET", "me");
+    const mine = await this.call("GET", "orders");
+    throw new Error(`${this.callSign} was not offered ${uuid} within ${seconds} s: ${JSON.stringify((me.body.driver as { state?: string })?.state)} ${JSON.stringify((mine.body.orders as Array<{ uuid: string; state: string }>)?.map((o) => [o.uuid, o.state]))}`);
   }
 
   async status(uuid: string, status: string, extra: Record<string, unknown> = {}) {
@@ -110,7 +112,12 @@ export interface CityDrivers {
  * and where; returns the ones who hold no order, with their keys, and a
  * service they all serve.
  */
-export async function quietCity(base: string, apiKey: string, cityId = 1): Promise<CityDrivers> {
+export async function quietCity(base: string, apiKey: string, console: Console, cityId = 1): Promise<CityDrivers> {
+  // The seed's open orders would be dispatched too: the suite's orders are the only ones.
+  for (const group of ["free", "assigned", "preorders", "moderation"]) {
+    const board = await console.query<{ items: Array<{ uuid: string }> }>("orders.board", { filter: { group }, limit: 500 });
+    for (const row of board.items) await dispatchApi(base, apiKey, "POST", "cancel_order", { uuid: row.uuid, reason: "a quiet city for the test" });
+  }
   const listed = (await dispatchApi(base, apiKey, "GET", "drivers", { city_id: cityId })).response.drivers as Array<{ code: string }>;
   const apps: DriverApp[] = [];
   for (let i = 0; i < listed.length; i += 8) {

@@ -12,7 +12,7 @@ import type { ArrivalOf, Assignment, DriverToDispatch, OrderToDispatch } from ".
 const FORBIDDEN = 1e9;
 
 /** Seconds of cost one second of an order's waiting takes off (orders compete for too few drivers). */
-export const ORDER_AGE_WEIGHT = 0.5;
+export const ORDER_AGE_WEIGHT = 0.1;
 
 export function batchedAssign(
   orders: readonly OrderToDispatch[],
