@@ -80,7 +80,9 @@ export async function makeOfferInTx(tx: Tx, input: MakeOfferInput): Promise<Made
   }
   const busy = await tx.dispatchOffer.findFirst({ where: { driverId: driver.id, state: "LIVE" }, select: { id: true } });
   if (busy) throw new OfferRefused("CONFLICT", { reason: "the driver is answering another offer", reasonKey: "driverOffered" });
-  const deadline = new Date(Date.now() + input.acceptSeconds * 1000);
+  // Taken after the locks: an offer starts after the previous one of this order or driver ended.
+  const sentAt = new Date();
+  const deadline = new Date(sentAt.getTime() + input.acceptSeconds * 1000);
   const offer = await tx.dispatchOffer.create({
     data: {
       orderId: order.id,
@@ -89,6 +91,7 @@ export async function makeOfferInTx(tx: Tx, input: MakeOfferInput): Promise<Made
       kind: input.kind,
       source: input.source,
       arrivalSeconds: input.arrivalSeconds,
+      sentAt,
       deadline,
       actorId: input.actor.type === "USER" ? (input.actor.id ?? "") : "",
     },
