@@ -24,7 +24,8 @@ describe("candidates", () => {
     expect(isCandidate(o, driver(1, { options: [1] }), 60)).toBe(false);
     expect(isCandidate(o, driver(1, { balance: -1 }), 60)).toBe(false);
     expect(isCandidate({ ...o, refusedBy: new Set([1]) }, driver(1), 60)).toBe(false);
-    expect(isCandidate(o, driver(1), 5 * 120 * 1.3 + 1)).toBe(false);
+    expect(isCandidate(o, driver(1, { lat: 0.05 }), 60)).toBe(false); // 5.6 km away: beyond the 5 km radius
+    expect(isCandidate(o, driver(1, { lat: 0.04 }), 600)).toBe(true);
     expect(isCandidate(o, driver(1), undefined)).toBe(false);
     expect(isCandidate(o, driver(1, { busyForSeconds: 120 }), 60)).toBe(false);
     expect(isCandidate({ ...o, rules: { ...rules, chainSeconds: 300 } }, driver(1, { busyForSeconds: 120 }), 60)).toBe(true);
@@ -33,12 +34,12 @@ describe("candidates", () => {
 
 describe("choices", () => {
   // Two orders, two drivers. Greedy serves the older order 1 first with its
-  // nearest car (driver 1, 100 s), leaving order 2 with driver 2 (700 s):
-  // 800 s in all. The assignment gives order 1 driver 2 (200 s) and order 2
+  // nearest car (driver 1, 100 s), leaving order 2 with driver 2 (900 s):
+  // 1000 s in all. The assignment gives order 1 driver 2 (200 s) and order 2
   // driver 1 (150 s): 350 s.
   const times = [
     [100, 200],
-    [150, 700],
+    [150, 900],
   ];
   const orders = [order(1, { waitingSeconds: 60 }), order(2, { waitingSeconds: 0 })];
   const drivers = [driver(1), driver(2)];
@@ -48,7 +49,7 @@ describe("choices", () => {
     const plan = planAssignments(orders, drivers, arrival, "GREEDY");
     expect(plan.map((a) => [a.orderId, a.driverId, a.arrivalSeconds])).toEqual([
       [1, 1, 100],
-      [2, 2, 700],
+      [2, 2, 900],
     ]);
   });
 

@@ -78,6 +78,11 @@ export interface DayResult {
   earnings: number[];
 }
 
+/** The city's metres as degrees around a latitude of 55.75 (the core measures its radius in degrees). */
+function degrees(p: Point): { lat: number; lon: number } {
+  return { lat: 55.75 + p.y / 111_320, lon: 37.62 + p.x / (111_320 * Math.cos((55.75 * Math.PI) / 180)) };
+}
+
 export function playDay(plan: DayPlan, city: CityShape, strategy: StrategyName, seed: number, settings: WorldSettings = WORLD_DEFAULTS): DayResult {
   const rng = new Rng(seed).fork(`world:${strategy}`);
   const drivers: SimDriver[] = plan.driverStarts.map((pos, i) => ({
@@ -164,7 +169,7 @@ export function playDay(plan: DayPlan, city: CityShape, strategy: StrategyName, 
       for (const o of free) {
         if (claimed.has(o) || o.refused.has(d.id)) continue;
         const s = travelSeconds(d.pos, o.p.pickup);
-        if (s > settings.radiusKm * 1000 * 1.3 / (30 / 3.6) * 0.8) continue;
+        if (Math.hypot(d.pos.x - o.p.pickup.x, d.pos.y - o.p.pickup.y) > settings.radiusKm * 1000) continue;
         if (!best || s < best.s) best = { o, s };
       }
       if (!best) continue;
@@ -180,8 +185,7 @@ export function playDay(plan: DayPlan, city: CityShape, strategy: StrategyName, 
       id: o.p.id,
       serviceId: 1,
       regionId: regionOf(city, o.p.pickup),
-      lat: o.p.pickup.y,
-      lon: o.p.pickup.x,
+      ...degrees(o.p.pickup),
       waitingSeconds: now - o.p.at,
       neededOptions: [],
       refusedBy: o.refused,
@@ -198,8 +202,7 @@ export function playDay(plan: DayPlan, city: CityShape, strategy: StrategyName, 
     }
     const dInputs: DriverToDispatch[] = pool.map((d) => ({
       id: d.id,
-      lat: d.pos.y,
-      lon: d.pos.x,
+      ...degrees(d.pos),
       serviceIds: [1],
       options: [],
       balance: 0,
