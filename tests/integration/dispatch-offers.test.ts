@@ -8,13 +8,14 @@
 // back), each attempt recorded.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type StartedServer } from "../support/server";
-import { Console, DEFAULT_SETTINGS, DriverApp, dispatchApi, offset, quietCity, waitFor } from "../support/dispatch-world";
+import { Console, DEFAULT_SETTINGS, DriverApp, dispatchApi, localText, offset, quietCity, waitFor } from "../support/dispatch-world";
 
 let server: StartedServer;
 let console_: Console;
 let drivers: DriverApp[];
 let serviceId: number;
 let centre: { lat: number; lon: number };
+let timeZone = "UTC";
 let phone = 9165550300;
 
 async function settings(more: Partial<Record<keyof typeof DEFAULT_SETTINGS, unknown>> = {}) {
@@ -69,6 +70,7 @@ beforeAll(async () => {
   drivers = city.apps;
   serviceId = city.serviceId;
   centre = city.centre;
+  timeZone = city.timeZone;
   expect(drivers.length).toBeGreaterThanOrEqual(4);
   await settings();
 }, 300_000);
@@ -229,8 +231,7 @@ describe("advance orders", () => {
   it("are attached ahead of their time, the driver is asked to confirm, confirms and drives", async () => {
     const [a] = drivers as [DriverApp];
     await onShift(a, offset(centre, 100));
-    const at = new Date(Date.now() + 30 * 60_000).toISOString().slice(0, 19).replace("T", " ");
-    const o = await order(centre, { pre_order_time_utc: at });
+    const o = await order(centre, { pre_order_time: localText(new Date(Date.now() + 30 * 60_000), timeZone) });
     const offer = await a.offerOf(o.uuid);
     expect(offer.kind).toBe("ADVANCE");
     expect(((await a.ok("POST", "offer/accept", { uuid: o.uuid })).order as { state: string }).state).toBe("PREORDER_ATTACHED");
@@ -247,8 +248,7 @@ describe("advance orders", () => {
   it("a refused confirmation frees the advance order for another driver", async () => {
     const [a, b] = drivers as [DriverApp, DriverApp];
     await onShift(a, offset(centre, 100));
-    const at = new Date(Date.now() + 30 * 60_000).toISOString().slice(0, 19).replace("T", " ");
-    const o = await order(centre, { pre_order_time_utc: at });
+    const o = await order(centre, { pre_order_time: localText(new Date(Date.now() + 30 * 60_000), timeZone) });
     await a.offerOf(o.uuid);
     await a.ok("POST", "offer/accept", { uuid: o.uuid });
     await settings({ confirmLeadMinutes: 40, advanceLeadMinutes: 90, attempts: 5 });

@@ -105,6 +105,8 @@ export interface CityDrivers {
   apps: DriverApp[];
   serviceId: number;
   centre: { lat: number; lon: number };
+  /** The city's time zone (the dispatch API reads pre_order_time in it). */
+  timeZone: string;
 }
 
 /**
@@ -139,8 +141,8 @@ export async function quietCity(base: string, apiKey: string, console: Console, 
     if (m.service_ids.includes(serviceId) && m.balance >= 0) serving.push(app);
     if (serving.length >= 12) break;
   }
-  const map = (await first.ok("GET", "map")).city as { lat: number; lon: number };
-  return { apps: serving, serviceId, centre: { lat: map.lat, lon: map.lon } };
+  const map = (await first.ok("GET", "map")).city as { lat: number; lon: number; timezone: string };
+  return { apps: serving, serviceId, centre: { lat: map.lat, lon: map.lon }, timeZone: map.timezone };
 }
 
 export class Console {
@@ -201,4 +203,9 @@ export async function waitFor<T>(what: string, fn: () => Promise<T | undefined |
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 150));
   }
+}
+
+/** "YYYY-MM-DD HH:MM:SS" of `at` in the time zone (the dispatch API's pre_order_time). */
+export function localText(at: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat("sv-SE", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" }).format(at);
 }
