@@ -64,18 +64,25 @@ export class SettingsIndex {
   }
 }
 
-let cached: { at: number; index: SettingsIndex } | undefined;
+// On globalThis: the console's routes (Next's bundle) and the dispatch job
+// (the custom server's modules) are one process but two module instances; a
+// change saved through the console is then seen at once by this instance's
+// dispatcher, and within TTL_MS by the others.
+const key = Symbol.for("taxi.dispatchSettings");
+type Holder = { [key]?: { at: number; index: SettingsIndex } };
 const TTL_MS = 1000;
 
 export async function loadSettings(db: DbOrTx, fresh = false): Promise<SettingsIndex> {
+  const holder = globalThis as Holder;
+  const cached = holder[key];
   if (!fresh && cached && Date.now() - cached.at < TTL_MS) return cached.index;
   const rows = await db.dispatchSetting.findMany({ select: SETTINGS_SELECT, orderBy: { id: "asc" } });
   const index = new SettingsIndex(rows);
-  cached = { at: Date.now(), index };
+  holder[key] = { at: Date.now(), index };
   return index;
 }
 
 /** After a change in this process: the next read goes to the database. */
 export function forgetSettings(): void {
-  cached = undefined;
+  delete (globalThis as Holder)[key];
 }
