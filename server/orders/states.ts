@@ -325,3 +325,9 @@ export const OFFERABLE_STATES = {
 
 /** Orders in trouble for the dispatcher's panel: free too long, on the radio, an advance order nobody confirmed. */
 export const TROUBLE_STATES: OrderState[] = ["FREE_LONG", "ORDER_ON_RADIO", "PREORDER_CONFIRM_REJECTED", "PREORDER_CONFIRM_TIMEOUT"];
+
+/** Sent to a driver who has not confirmed yet. */
+export const OFFERED_TO_DRIVER_STATES: OrderState[] = ["SENT_TO_DRIVER", "RECEIVED_BY_DRIVER"];
+
+/** The driver is on the way to the pickup. */
+export const TO_PICKUP_STATES: OrderState[] = ["CONFIRMED", "CONFIRMED_CLIENT_NOTIFIED", "BOUND"];

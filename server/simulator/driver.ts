@@ -8,6 +8,7 @@ import type { Rng } from "../seed/demo/random";
 import { CallError, type DriverAppClient } from "./http";
 import { Trip, haversineMetres, pathLength, route, type GeoPoint } from "./geo";
 import type { Engine } from "./engine";
+import { COMPLETABLE_STATES, OFFERED_TO_DRIVER_STATES, TO_PICKUP_STATES } from "../orders/states";
 
 type Phase = "off" | "idle" | "offered" | "toPickup" | "waiting" | "riding";
 
@@ -33,9 +34,11 @@ interface Job {
   advanceAt: number | null;
 }
 
-const OFFERED = ["SENT_TO_DRIVER", "RECEIVED_BY_DRIVER"];
-const TO_PICKUP = ["CONFIRMED", "CONFIRMED_CLIENT_NOTIFIED", "BOUND"];
-const RIDING = ["IN_PROCESS", "AWAITING_PAYMENT"];
+// The state groups are the state machine's own (server/orders/states.ts); the
+// simulator reads states as the driver app gives them (strings).
+const OFFERED: readonly string[] = OFFERED_TO_DRIVER_STATES;
+const TO_PICKUP: readonly string[] = TO_PICKUP_STATES;
+const RIDING: readonly string[] = COMPLETABLE_STATES;
 const isAdvanceState = (state: string) => state.startsWith("PREORDER_");
 
 function phaseOf(state: string): Phase | undefined {
