@@ -63,7 +63,6 @@ export async function dispatchRound(db: Db, state: RoundState, now = new Date())
       if (await moveIfStill(db, row.id, ["FREE", "FREE_LONG"], "ORDER_ON_RADIO", "broadcast: the service's distribution is the radio")) report.toRadio += 1;
       continue;
     }
-    if (row.next_try_at && row.next_try_at > now) continue;
     const list = byCity.get(row.city_id) ?? [];
     list.push({ row, settings: s, input: orderInput(row, s, now) });
     byCity.set(row.city_id, list);
