@@ -59,7 +59,7 @@ describe("the simulator under automatic dispatch", () => {
       drivers: 20,
       ordersPerMinute: 1.5,
       // Slow enough that a 30 s offer spans several ticks of the drivers' apps.
-      speedUp: 10,
+      speedUp: 20,
       tickSeconds: 5,
       seed: 11,
       cityKm: 4,
@@ -100,5 +100,5 @@ describe("the simulator under automatic dispatch", () => {
     } finally {
       await close();
     }
-  });
+  }, 900_000);
 });
