@@ -63,22 +63,42 @@ export async function waitForOffer(db: Db, me: DriverIdentity, waitSeconds: numb
 export const STREAM_SECONDS = 300;
 const KEEP_ALIVE_MS = 15_000;
 
+/** Open streams per driver in this instance: one phone needs one; a few allow for reconnects. */
+export const MAX_STREAMS_PER_DRIVER = 3;
+const openStreams = new Map<number, number>();
+
 /** Server-sent events: `event: offer` with the offer (or null when it is gone), a comment now and then to keep the line open. */
 export function offerStream(db: Db, me: DriverIdentity, maxSeconds = STREAM_SECONDS) {
   return async (write: (chunk: string) => void, signal: AbortSignal): Promise<void> => {
-    const until = Date.now() + maxSeconds * 1000;
-    let last = "";
-    while (!signal.aborted && Date.now() < until) {
-      const offer = await currentOffer(db, me);
-      const key = offer ? String(offer.offer_id) : "none";
-      if (key !== last) {
-        write(`event: offer\ndata: ${JSON.stringify({ offer })}\n\n`);
-        last = key;
-      }
-      const woke = await nextOfferChange(me.id, Math.min(KEEP_ALIVE_MS, until - Date.now()), signal);
-      if (!woke && !signal.aborted) write(": keep-alive\n\n");
+    const open = openStreams.get(me.id) ?? 0;
+    if (open >= MAX_STREAMS_PER_DRIVER) {
+      write(`event: error\ndata: ${JSON.stringify({ error: { code: "RATE_LIMITED", message: `at most ${MAX_STREAMS_PER_DRIVER} open streams per driver` } })}\n\n`);
+      return;
+    }
+    openStreams.set(me.id, open + 1);
+    try {
+      await streamOffers(db, me, maxSeconds, write, signal);
+    } finally {
+      const left = (openStreams.get(me.id) ?? 1) - 1;
+      if (left > 0) openStreams.set(me.id, left);
+      else openStreams.delete(me.id);
     }
   };
+}
+
+async function streamOffers(db: Db, me: DriverIdentity, maxSeconds: number, write: (chunk: string) => void, signal: AbortSignal): Promise<void> {
+  const until = Date.now() + maxSeconds * 1000;
+  let last = "";
+  while (!signal.aborted && Date.now() < until) {
+    const offer = await currentOffer(db, me);
+    const key = offer ? String(offer.offer_id) : "none";
+    if (key !== last) {
+      write(`event: offer\ndata: ${JSON.stringify({ offer })}\n\n`);
+      last = key;
+    }
+    const woke = await nextOfferChange(me.id, Math.min(KEEP_ALIVE_MS, until - Date.now()), signal);
+    if (!woke && !signal.aborted) write(": keep-alive\n\n");
+  }
 }
 
 /** Any change of an offer to the driver (made, accepted, refused, timed out, withdrawn). */
