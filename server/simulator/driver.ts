@@ -265,6 +265,8 @@ export class SimDriver {
     if (phase === "offered") {
       this.decideAt = now + this.rng.range(5, 25);
       this.refuseOffered = this.rng.chance(this.engine.options.driverRejectShare * 3);
+      // An offer this driver decided to let time out: no answer from the order list either.
+      if (this.pending?.uuid === job.uuid) this.decideAt = this.pending.answer === "ignore" ? Number.POSITIVE_INFINITY : this.pending.at + 60;
     }
     if (phase === "toPickup") this.startTrip(job.pickup, this.jobSpeed());
     if (phase === "waiting") {
