@@ -26,7 +26,7 @@ test("a distribution rule, then the dispatcher's override on the order card", as
   await dialog.locator('select[name="regionId"]').selectOption(String(region.id));
   await dialog.locator('select[name="mode"]').selectOption("MANUAL");
   await dialog.locator('input[name="acceptSeconds"]').fill("45");
-  await dialog.locator('button[type="submit"]').click();
+  await dialog.getByRole("button", { name: "Сохранить" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Правило сохранено" })).toBeVisible();
   const row = page.getByTestId("distribution-rules").locator("tr", { hasText: region.name });
   await expect(row).toContainText("Только диспетчер");
