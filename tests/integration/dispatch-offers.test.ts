@@ -144,6 +144,9 @@ describe("automatic offers", () => {
   it("pushes the offer on the event stream as it is made", async () => {
     const [, , c] = drivers as [DriverApp, DriverApp, DriverApp];
     await onShift(c, offset(centre, -300));
+    const refused = await fetch(`${server.url}/driver-app/v1/offer/stream`);
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toMatch(/UNAUTHORIZED|MISSING_API_KEY/);
     const stream = await fetch(`${server.url}/driver-app/v1/offer/stream`, { headers: { authorization: `Bearer ${c.key}` } });
     expect(stream.status).toBe(200);
     expect(stream.headers.get("content-type")).toContain("text/event-stream");

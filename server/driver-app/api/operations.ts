@@ -272,9 +272,9 @@ const reasonParam = z.string("text").max(500, "text of at most 500 characters").
 export const offerOperation = defineDriverAppOperation({
   method: "GET",
   path: "offer",
-  summary: "The offer addressed to the driver now (null if none); wait=N seconds (at most 60) waits for one (a long poll)",
+  summary: "The offer addressed to the driver now (null if none); wait=N seconds (at most 15) waits for one (a long poll)",
   auth: "driver",
-  input: z.object({ wait: integerIn(0, 60).optional() }),
+  input: z.object({ wait: integerIn(0, 15).optional() }),
   output: z.object({ offer: offerView.nullable() }),
   handle: async (input, ctx) => ({ offer: await waitForOffer(ctx.db, me(ctx), input.wait ?? 0) }),
 });
@@ -359,10 +359,16 @@ export const DRIVER_APP_OPERATIONS = [
   statusOperation,
   completeOperation,
   offerOperation,
-  offerStreamOperation,
   offerAcceptOperation,
   offerRefuseOperation,
   queueOperation,
   queueJoinOperation,
   queueLeaveOperation,
 ] as const;
+
+/**
+ * Operations that answer with a stream (server-sent events) instead of one
+ * reply, served by the same router. Kept apart from DRIVER_APP_OPERATIONS,
+ * whose walks (the fuzz suite) expect every reply to end.
+ */
+export const DRIVER_APP_STREAMS = [offerStreamOperation] as const;

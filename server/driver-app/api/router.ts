@@ -11,10 +11,10 @@ import { rateLimits } from "../../http/rate-limit";
 import { jsonResponse, type ApiRequest, type ApiResponse } from "../../http/types";
 import { authenticateDriver, checkProvisioningKey } from "../keys";
 import type { DriverAppContext, DriverAppOperation } from "./define";
-import { DRIVER_APP_OPERATIONS } from "./operations";
+import { DRIVER_APP_OPERATIONS, DRIVER_APP_STREAMS } from "./operations";
 import { driverAppError, driverAppErrorReply } from "./reply";
 
-const OPERATIONS = DRIVER_APP_OPERATIONS as unknown as DriverAppOperation[];
+const OPERATIONS = [...DRIVER_APP_OPERATIONS, ...DRIVER_APP_STREAMS] as unknown as DriverAppOperation[];
 const byPath = new Map<string, DriverAppOperation[]>();
 for (const op of OPERATIONS) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
 
