@@ -3,11 +3,13 @@
 import { config } from "./config";
 import { startOutboxWorker } from "./notifications/worker";
 import { startExchangeJobs } from "./exchange/jobs";
+import { startDispatchJob } from "./dispatch/job";
 
 export function startBackgroundWork(): () => Promise<void> {
   const stops: Array<() => Promise<void>> = [];
   stops.push(startOutboxWorker(config().OUTBOX_POLL_MS));
   stops.push(startExchangeJobs());
+  stops.push(startDispatchJob());
   return async () => {
     await Promise.all(stops.map((stop) => stop()));
   };

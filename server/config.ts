@@ -87,6 +87,8 @@ export const configSchema = z.object({
   EXCHANGE_TAKE_CHECK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   /** How often the exchange jobs run (session keeper, sell rule, refused deliveries). */
   EXCHANGE_JOB_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(2_000),
+  /** How often automatic dispatch runs (server/dispatch/job.ts): offers, timeouts, escalation, queues. */
+  DISPATCH_TICK_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   /** Our drivers executing exchange orders are reported (POST /driver/update) at most this often each. */
   EXCHANGE_DRIVER_REPORT_SECONDS: z.coerce.number().int().min(1).max(3_600).default(10),
   /** The exchange checks participants' servers (GET /, /services, POST /drivers) this often (0: never). */

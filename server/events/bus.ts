@@ -11,7 +11,8 @@ export type LiveEvent =
   | { type: "driver.changed"; driverId: number; callSign: string; state: string; lat: number | null; lon: number | null; speed: number; bearing: number; regionId: number | null }
   | { type: "balance.changed"; account: "driver" | "customer" | "exchange"; id: number; balance: string }
   | { type: "exchange.changed"; exchangeOrderId: number; state: string }
-  | { type: "outbox.changed"; messageId: number; status: string };
+  | { type: "outbox.changed"; messageId: number; status: string }
+  | { type: "offer.changed"; offerId: number; orderId: number; driverId: number; state: string; kind: string; deadline: string };
 
 export interface Envelope {
   /** The instance that published it, so a relay does not echo its own. */

@@ -58,8 +58,15 @@ export function toNodeHandler(prefix: string, handler: ApiHandler) {
     };
     const reply = await handler(request);
     res.writeHead(reply.status, reply.headers);
-    res.end(reply.body);
+    // Recorded when the reply starts: a live stream's latency is its first byte, not its life.
     const code = errorCodeOf(reply.status, reply.body);
     recordRequest(iface, operationOf(request.operation, request.method, request.path, reply.status, code), (performance.now() - started) / 1000, code);
+    if (reply.stream) {
+      const gone = new AbortController();
+      res.on("close", () => gone.abort());
+      res.write(reply.body);
+      await reply.stream((chunk) => void res.write(chunk), gone.signal).catch(() => undefined);
+    }
+    res.end(reply.stream ? undefined : reply.body);
   };
 }

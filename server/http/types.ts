@@ -20,6 +20,12 @@ export interface ApiResponse {
   status: number;
   headers?: Record<string, string>;
   body: string;
+  /**
+   * A streamed reply (server-sent events): after the head, `stream` writes
+   * chunks until it resolves or the client goes away (`signal`); `body` is
+   * written first.
+   */
+  stream?: (write: (chunk: string) => void, signal: AbortSignal) => Promise<void>;
 }
 
 export type ApiHandler = (request: ApiRequest) => Promise<ApiResponse>;

@@ -8,6 +8,7 @@ import type { Rng } from "../seed/demo/random";
 import { CallError, type DriverAppClient } from "./http";
 import { Trip, haversineMetres, pathLength, route, type GeoPoint } from "./geo";
 import type { Engine } from "./engine";
+import { RIDING_STATES, DRIVER_OFFERED_STATES, DRIVER_EN_ROUTE_STATES } from "../orders/states";
 
 type Phase = "off" | "idle" | "offered" | "toPickup" | "waiting" | "riding";
 
@@ -33,9 +34,11 @@ interface Job {
   advanceAt: number | null;
 }
 
-const OFFERED = ["SENT_TO_DRIVER", "RECEIVED_BY_DRIVER"];
-const TO_PICKUP = ["CONFIRMED", "CONFIRMED_CLIENT_NOTIFIED", "BOUND"];
-const RIDING = ["IN_PROCESS", "AWAITING_PAYMENT"];
+// The state groups are the state machine's own (server/orders/states.ts); the
+// simulator reads states as the driver app gives them (strings).
+const OFFERED: readonly string[] = DRIVER_OFFERED_STATES;
+const TO_PICKUP: readonly string[] = DRIVER_EN_ROUTE_STATES;
+const RIDING: readonly string[] = RIDING_STATES;
 const isAdvanceState = (state: string) => state.startsWith("PREORDER_");
 
 function phaseOf(state: string): Phase | undefined {
@@ -66,6 +69,9 @@ export class SimDriver {
   private waitUntil = 0;
   private noShow = false;
   private rejectAt: number | null = null;
+  private nextOfferCheckAt = 0;
+  /** An offer of automatic dispatch being considered: answered at `at` (never, for a driver who lets it time out). */
+  private pending: { uuid: string; kind: string; at: number; answer: "accept" | "refuse" | "ignore"; order: AppOrder } | null = null;
 
   constructor(
     private readonly engine: Engine,
@@ -104,6 +110,7 @@ export class SimDriver {
       }
       this.drive(dt);
       if (now >= this.nextSyncAt) await this.sync(now);
+      await this.answerOffers(now);
       await this.act(now);
       if (this.onShift && now >= this.nextPositionAt) await this.report(now);
     } catch (error) {
@@ -208,6 +215,15 @@ export class SimDriver {
         job.state = o.state;
         return job;
       });
+    // An attached advance order whose confirmation is requested: confirmed (a few refuse).
+    for (const o of orders.filter((x) => x.state === "PREORDER_CONFIRM_REQUESTED")) {
+      try {
+        if (this.rng.chance(this.engine.options.driverRejectShare)) await this.client.post("offer/refuse", { uuid: o.uuid, reason: "не успею к этому времени" });
+        else await this.client.post("orders/status", { uuid: o.uuid, status: "PREORDER_CONFIRM_SUCCESSFUL" });
+      } catch (error) {
+        this.failed(error);
+      }
+    }
     if (this.job) {
       const current = byUuid.get(this.job.uuid);
       if (!current) {
@@ -249,6 +265,8 @@ export class SimDriver {
     if (phase === "offered") {
       this.decideAt = now + this.rng.range(5, 25);
       this.refuseOffered = this.rng.chance(this.engine.options.driverRejectShare * 3);
+      // An offer this driver decided to let time out: no answer from the order list either.
+      if (this.pending?.uuid === job.uuid) this.decideAt = this.pending.answer === "ignore" ? Number.POSITIVE_INFINITY : this.pending.at + 60;
     }
     if (phase === "toPickup") this.startTrip(job.pickup, this.jobSpeed());
     if (phase === "waiting") {
@@ -369,6 +387,80 @@ export class SimDriver {
       const target = this.engine.city.near(this.rng, this.pos, 2000);
       if (target) this.startTrip(target, this.rng.range(14, 30));
     }
+  }
+
+  // ------------------------------------------------------------ offers of automatic dispatch
+
+  /**
+   * Reads the offer addressed to the driver (a real app has it pushed on
+   * GET /offer/stream; the simulated one polls GET /offer as its fallback)
+   * and answers it after a few seconds: most accept, some refuse with a
+   * reason, a few let it time out.
+   */
+  private async answerOffers(now: number): Promise<void> {
+    const p = this.pending;
+    if (p) {
+      if (now < p.at || p.answer === "ignore") {
+        if (now > p.at + 120) this.pending = null;
+        return;
+      }
+      this.pending = null;
+      if (p.answer === "refuse") {
+        try {
+          const reply = await this.client.post("offer/refuse", { uuid: p.uuid, reason: this.rng.pick(["далеко", "не успеваю", "пробка"]) });
+          const order = reply.order as AppOrder;
+          this.engine.onMove(order.uuid, order.state, order.status_code, null, "rejected");
+        } catch (error) {
+          this.failed(error);
+        }
+        return;
+      }
+      await this.acceptOffered(p.order, p.kind, now);
+      return;
+    }
+    const canChain = this.phase === "riding";
+    if ((this.phase !== "idle" && !canChain) || now < this.nextOfferCheckAt) return;
+    this.nextOfferCheckAt = now + Math.max(2, Math.min(this.engine.tickSeconds, 4));
+    const offer = (await this.client.get("offer")).offer as { kind: string; order: AppOrder } | null;
+    if (!offer) return;
+    const r = this.rng.float();
+    const refuseShare = this.engine.options.driverRejectShare * 3;
+    const answer = r < refuseShare ? "refuse" : r < refuseShare + 0.04 ? "ignore" : "accept";
+    this.pending = { uuid: offer.order.uuid, kind: offer.kind, at: now + this.rng.range(3, 12), answer, order: offer.order };
+  }
+
+  private async acceptOffered(offered: AppOrder, kind: string, now: number): Promise<void> {
+    const job = this.jobOf(offered);
+    const trip = new Trip(route(this.rng, kind === "CHAIN" && this.job ? this.job.destination : this.pos, job.pickup), this.jobSpeed());
+    const minutes = Math.max(1, Math.ceil(trip.minutesLeft()));
+    let order: AppOrder;
+    try {
+      order = (await this.client.post("offer/accept", { uuid: offered.uuid, arrival_minutes: minutes })).order as AppOrder;
+    } catch (error) {
+      this.failed(error);
+      return;
+    }
+    job.state = order.state;
+    this.engine.onMove(order.uuid, order.state, order.status_code, this.callSign);
+    if (kind === "ADVANCE") {
+      this.attached.push(job);
+      return;
+    }
+    if (kind === "CHAIN") {
+      // Bound after the current trip: the next sync after completing it picks it up.
+      this.nudge();
+      return;
+    }
+    this.job = job;
+    this.phase = "toPickup";
+    this.serverState = "BUSY";
+    this.trip = trip;
+    void this.roadRoute(this.pos, job.pickup)
+      .then((road) => {
+        if (road && this.trip === trip && trip.metresDone === 0) this.trip = road;
+      })
+      .catch(() => undefined);
+    this.rejectAt = this.rng.chance(this.engine.options.driverRejectShare) ? now + this.rng.range(20, 120) : null;
   }
 
   /** Whether the driver looks at offers now (the engine hands them out). */

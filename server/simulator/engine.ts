@@ -16,133 +16,17 @@
 // rate, drivers serving the orders, counts per minute of orders created,
 // assigned, completed and cancelled, and the lost and stuck orders (zero).
 import { Rng, hashString } from "../seed/demo/random";
-import { CallError, DispatchClient, DriverAppClient, type TransportOptions } from "./http";
+import { CallError, DispatchClient, DriverAppClient } from "./http";
 import { SimCity, type Address, type MapReply } from "./city";
 import { SimDriver } from "./driver";
 import { clockText, Stats, type Summary } from "./stats";
+import { HOLDING, type SimOrder } from "./sim-order";
+import { Passengers } from "./passengers";
+import { handOutOffers } from "./offers";
+import { DEFAULT_OPTIONS, type Participant, type ResolvedOptions, type SimulationOptions } from "./options";
 
-export interface SimulationOptions {
-  /** Where the product is, e.g. http://127.0.0.1:3000 */
-  baseUrl: string;
-  /** A dispatch API key: the passengers' orders are made with it. */
-  apiKey: string;
-  /** The driver app provisioning key (issues the simulated drivers' app keys). */
-  provisioningKey: string;
-  /** How many drivers to play (the first of the city by call sign). */
-  drivers?: number;
-  /** Passenger orders per simulated minute (a steady rate). */
-  ordersPerMinute?: number;
-  /** Simulated seconds per real second. */
-  speedUp?: number;
-  seed?: number;
-  /** Radius in km around the city's centre where drivers and passengers live. */
-  cityKm?: number;
-  /** The city (default: the city of the first service). */
-  cityId?: number;
-  /** Simulated seconds per tick (default: the speed-up, between 1 and 60). */
-  tickSeconds?: number;
-  moderationShare?: number;
-  advanceShare?: number;
-  advanceLeadMinutes?: [number, number];
-  /** Minutes a passenger waits for a driver to take the order before cancelling. */
-  patienceMinutes?: [number, number];
-  /** Share of passengers who cancel after a driver took the order. */
-  cancelShare?: number;
-  /** Share of passengers who do not come out. */
-  noShowShare?: number;
-  /** Share of orders a driver gives back after taking them. */
-  driverRejectShare?: number;
-  shiftMinutes?: [number, number];
-  breakMinutes?: [number, number];
-  /** Share of the drivers who go on shift at the start (the rest later). */
-  onShiftShare?: number;
-  /** Print a report line every this many simulated minutes (0: never). */
-  reportEveryMinutes?: number;
-  /** Radius in km of the offers a free driver looks at. */
-  offerRadiusKm?: number;
-  log?: (line: string) => void;
-  verbose?: boolean;
-  /** Other actors run every tick after the drivers (the exchange participant). */
-  participants?: Participant[];
-  /** HTTPS: an extra authority to trust, or (loopback only) no certificate checks. */
-  transport?: TransportOptions;
-}
-
-export type ResolvedOptions = Required<Omit<SimulationOptions, "cityId" | "log" | "participants" | "transport">> & Pick<SimulationOptions, "cityId" | "transport">;
-
-export const DEFAULT_OPTIONS: Omit<ResolvedOptions, "baseUrl" | "apiKey" | "provisioningKey" | "tickSeconds"> = {
-  drivers: 40,
-  ordersPerMinute: 2,
-  speedUp: 1,
-  seed: 1,
-  cityKm: 8,
-  moderationShare: 0.05,
-  advanceShare: 0.1,
-  advanceLeadMinutes: [20, 90],
-  patienceMinutes: [8, 20],
-  cancelShare: 0.05,
-  noShowShare: 0.03,
-  driverRejectShare: 0.03,
-  shiftMinutes: [180, 480],
-  breakMinutes: [20, 60],
-  onShiftShare: 0.85,
-  reportEveryMinutes: 5,
-  offerRadiusKm: 4,
-  verbose: false,
-};
-
-/** Another actor of the simulated city (the second exchange participant). */
-export interface Participant {
-  tick: (engine: Engine) => Promise<void>;
-  /** Unfinished work the drain waits for. */
-  open?: () => number;
-  report?: () => string;
-}
-
-/** An order as the simulator follows it. */
-export interface SimOrder {
-  uuid: string;
-  /** Created by the simulated passengers (others: seeded, console, API clients). */
-  ours: boolean;
-  createdAt: number;
-  advanceAt: number | null;
-  state: string;
-  code: number;
-  /** The call sign of the driver holding it. */
-  driver: string | null;
-  boarded: boolean;
-  final: boolean;
-  lost: boolean;
-  lastPolled: number;
-  giveUpAt: number;
-  hardDeadline: number;
-  stuckAt: number;
-  cancelAfterAssign: number | null;
-  cancelAt: number | null;
-  noShow: boolean;
-  boardDelay: number;
-}
-
-const HOLDING = new Set([
-  "SENT_TO_DRIVER",
-  "RECEIVED_BY_DRIVER",
-  "CONFIRMED",
-  "CONFIRMED_CLIENT_NOTIFIED",
-  "BOUND",
-  "AWAITING_CLIENT",
-  "AWAITING_CLIENT_NOTIFIED",
-  "AWAITING_CLIENT_LONG",
-  "IN_PROCESS",
-  "AWAITING_PAYMENT",
-  "PREORDER_ATTACHED",
-  "PREORDER_ATTACHED_NOTIFIED",
-  "PREORDER_CONFIRM_REQUESTED",
-  "PREORDER_CONFIRM_SUCCESSFUL",
-]);
-
-function utcText(at: Date): string {
-  return at.toISOString().slice(0, 19).replace("T", " ");
-}
+export { DEFAULT_OPTIONS, type Participant, type ResolvedOptions, type SimulationOptions } from "./options";
+export type { SimOrder } from "./sim-order";
 
 export class Engine {
   readonly options: ResolvedOptions;
@@ -162,15 +46,14 @@ export class Engine {
   stopping = false;
   creating = true;
   private readonly rng: Rng;
-  private readonly passengers: Rng;
-  private credit: number;
+  private readonly passengers: Passengers;
   private lagMs = 0;
   private lostCount = 0;
   /** Simulated seconds during which passengers ordered (the load phase, before a drain). */
   private loadSeconds = 0;
   private wallStarted = 0;
   private sleeper: { timer: ReturnType<typeof setTimeout>; resolve: () => void } | undefined;
-  private readonly byCallSign = new Map<string, SimDriver>();
+  readonly byCallSign = new Map<string, SimDriver>();
   private readonly logged = new Map<string, number>();
 
   constructor(options: SimulationOptions) {
@@ -184,8 +67,7 @@ export class Engine {
     this.dispatch = new DispatchClient(options.baseUrl, options.apiKey, options.transport);
     const root = new Rng(this.options.seed >>> 0 || hashString("simulator"));
     this.rng = root.fork("engine");
-    this.passengers = root.fork("passengers");
-    this.credit = this.passengers.float();
+    this.passengers = new Passengers(this, root.fork("passengers"));
   }
 
   get participants(): Participant[] {
@@ -310,13 +192,13 @@ export class Engine {
     if (!this.wallStarted) this.wallStarted = Date.now();
     this.now += this.tickSeconds;
     if (this.creating) this.loadSeconds += this.tickSeconds;
-    const plans = this.creating ? this.duePassengers() : [];
+    const plans = this.creating ? this.passengers.due() : [];
     await Promise.all([
-      ...plans.map((plan) => this.createOrder(plan)),
-      this.passengerChecks(),
+      ...plans.map((plan) => this.passengers.createOrder(plan)),
+      this.passengers.passengerChecks(),
       ...this.drivers.map((d) => d.tick(this.now, this.tickSeconds)),
     ]);
-    await this.handOutOffers();
+    await handOutOffers(this, this.rng);
     for (const participant of this.participants) {
       try {
         await participant.tick(this);
@@ -345,145 +227,11 @@ export class Engine {
     });
   }
 
-  // ------------------------------------------------------------ passengers
-
-  private duePassengers(): PassengerPlan[] {
-    this.credit += (this.options.ordersPerMinute * this.tickSeconds) / 60;
-    const plans: PassengerPlan[] = [];
-    while (this.credit >= 1) {
-      this.credit -= 1;
-      plans.push(this.planPassenger());
-    }
-    return plans;
-  }
-
-  private planPassenger(): PassengerPlan {
-    const r = this.passengers;
-    const o = this.options;
-    const pickup = this.city.any(r);
-    const destination = this.city.around(r, pickup, r.range(1000, Math.max(1500, Math.min(9000, o.cityKm * 1200))));
-    const serviceId = this.serviceIds.length > 1 && r.chance(0.1) ? this.serviceIds[1]! : this.serviceIds[0]!;
-    const phone = `7901${String(r.int(0, 9_999_999)).padStart(7, "0")}`;
-    const advance = r.chance(o.advanceShare);
-    const lead = r.range(o.advanceLeadMinutes[0], o.advanceLeadMinutes[1]) * 60;
-    const moderation = r.chance(o.moderationShare);
-    const notify = r.chance(0.3);
-    const patience = r.range(o.patienceMinutes[0], o.patienceMinutes[1]) * 60;
-    const cancels = r.chance(o.cancelShare);
-    const cancelAfter = r.range(60, 300);
-    const noShow = r.chance(o.noShowShare);
-    const boardDelay = r.range(20, 180);
-    return {
-      pickup,
-      destination,
-      serviceId,
-      phone,
-      advanceAt: advance ? this.now + lead : null,
-      moderation,
-      notify,
-      patience,
-      cancelAfterAssign: cancels ? cancelAfter : null,
-      noShow,
-      boardDelay,
-    };
-  }
-
-  private async createOrder(plan: PassengerPlan): Promise<void> {
-    const now = this.now;
-    let token: string;
-    try {
-      const estimate = await this.dispatch.get("order/pre_cost", {
-        way_points: JSON.stringify([
-          { street: plan.pickup.street, house: plan.pickup.house },
-          { street: plan.destination.street, house: plan.destination.house },
-        ]),
-        phone: plan.phone,
-        service_id: plan.serviceId,
-        pre_order_time_utc: plan.advanceAt === null ? undefined : utcText(this.wallOfSim(plan.advanceAt)),
-      });
-      token = String(estimate.token);
-    } catch (error) {
-      this.failure(error);
-      return;
-    }
-    const params = { token, moderation_required: plan.moderation ? "yes" : "no", need_notify: plan.notify ? "yes" : "no" };
-    let uuid: string | undefined;
-    for (let attempt = 0; attempt < 2 && uuid === undefined; attempt++) {
-      try {
-        uuid = String((await this.dispatch.post("order", params)).uuid);
-      } catch (error) {
-        this.failure(error);
-        // The token makes one order: a retry after an unknown outcome either
-        // creates it or says it exists (then we cannot know its uuid: lost).
-        if (!(error instanceof CallError) || !error.uncertain || attempt === 1) {
-          if (error instanceof CallError && (error.uncertain || (attempt === 1 && error.code === "TOKEN_USED"))) this.lostOrder();
-          return;
-        }
-      }
-    }
-    if (uuid === undefined) return;
-    const start = plan.advanceAt ?? now;
-    const state = plan.moderation ? "ON_MODERATION" : plan.advanceAt !== null ? "PREORDER_FREE" : "FREE";
-    const giveUpAt = start + plan.patience;
-    this.orders.set(uuid, {
-      uuid,
-      ours: true,
-      createdAt: now,
-      advanceAt: plan.advanceAt,
-      state,
-      code: state === "ON_MODERATION" ? 80 : state === "FREE" ? 9 : 50,
-      driver: null,
-      boarded: false,
-      final: false,
-      lost: false,
-      lastPolled: now,
-      giveUpAt,
-      hardDeadline: giveUpAt + 30 * 60,
-      stuckAt: giveUpAt + 120 * 60,
-      cancelAfterAssign: plan.cancelAfterAssign,
-      cancelAt: null,
-      noShow: plan.noShow,
-      boardDelay: plan.boardDelay,
-    });
-    this.stats.count("created", this.minute);
-  }
-
-  private lostOrder(): void {
+  lostOrder(): void {
     this.lostCount += 1;
   }
 
-  private async passengerChecks(): Promise<void> {
-    const now = this.now;
-    const work: Array<Promise<void>> = [];
-    for (const order of this.openOrders()) {
-      const giveUp = !order.boarded && (now >= order.hardDeadline || (order.driver === null && now >= order.giveUpAt));
-      const changedMind = !order.boarded && order.cancelAt !== null && now >= order.cancelAt;
-      if (giveUp || changedMind) {
-        order.cancelAt = null;
-        work.push(this.cancel(order, changedMind ? "планы изменились" : "долго ждать"));
-      } else if (now - order.lastPolled >= Math.max(this.tickSeconds, order.driver && this.byCallSign.has(order.driver) ? 600 : 90)) {
-        order.lastPolled = now;
-        work.push(this.poll(order));
-      }
-    }
-    await Promise.all(work);
-  }
-
-  private async cancel(order: SimOrder, reason: string): Promise<void> {
-    try {
-      await this.dispatch.post("cancel_order", { uuid: order.uuid, reason });
-      const holder = order.driver;
-      this.onMove(order.uuid, "DONE_CANCELLED", 95, null);
-      // A real driver app is told at once (a push); the simulated one reads its orders.
-      if (holder) this.byCallSign.get(holder)?.nudge();
-    } catch (error) {
-      if (error instanceof CallError && error.code === "NOT_FOUND") return this.markLost(order);
-      if (!(error instanceof CallError && error.code === "FORBIDDEN_MOVE")) this.failure(error);
-      await this.poll(order);
-    }
-  }
-
-  private markLost(order: SimOrder): void {
+  markLost(order: SimOrder): void {
     if (order.lost) return;
     order.lost = true;
     order.final = true;
@@ -564,36 +312,6 @@ export class Engine {
     }
   }
 
-  // ------------------------------------------------------------ drivers and offers
-
-  /**
-   * Free drivers look at the offers near them; each takes the nearest one no
-   * other simulated driver is taking in this tick (the engine's seeded order
-   * decides who looks first). The server still decides every race.
-   */
-  private async handOutOffers(): Promise<void> {
-    const now = this.now;
-    const looking = this.drivers.filter((d) => d.wantsOffers(now));
-    if (looking.length === 0) return;
-    const lists = await Promise.all(looking.map((d) => d.fetchOffers(now, this.options.offerRadiusKm)));
-    const claimed = new Set<string>();
-    const takes: Array<Promise<boolean>> = [];
-    for (const i of this.rng.shuffle(looking.map((_, k) => k))) {
-      const driver = looking[i]!;
-      for (const offer of lists[i]!) {
-        if (claimed.has(offer.uuid) || this.unwanted.has(offer.uuid)) continue;
-        if (offer.state === "PREORDER_FREE") {
-          const at = this.orders.get(offer.uuid)?.advanceAt ?? (offer.pre_order_time ? this.simOfWall(offer.pre_order_time) : now);
-          if (at - now > 90 * 60 || !this.rng.chance(0.5)) continue;
-        }
-        claimed.add(offer.uuid);
-        takes.push(driver.take(offer, now));
-        break;
-      }
-    }
-    await Promise.all(takes);
-  }
-
   // ------------------------------------------------------------ reports
 
   private reportLine(every: number): string {
@@ -638,18 +356,4 @@ export class Engine {
     for (const order of this.openOrders()) await this.poll(order);
     return { stuck: this.openOrders().map((o) => `${o.uuid} ${o.state}`), lost: this.lostCount };
   }
-}
-
-interface PassengerPlan {
-  pickup: Address;
-  destination: Address;
-  serviceId: number;
-  phone: string;
-  advanceAt: number | null;
-  moderation: boolean;
-  notify: boolean;
-  patience: number;
-  cancelAfterAssign: number | null;
-  noShow: boolean;
-  boardDelay: number;
 }

@@ -12,6 +12,7 @@ import { balancesRouter } from "./routers/balances";
 import { referenceAdminRouter } from "./routers/referenceAdmin";
 import { exchangeDeskRouter } from "./routers/exchangeDesk";
 import { certificatesRouter } from "./routers/certificates";
+import { dispatchRouter } from "./routers/dispatch";
 
 export const appRouter = createTRPCRouter({
   session: sessionRouter,
@@ -25,6 +26,7 @@ export const appRouter = createTRPCRouter({
   referenceAdmin: referenceAdminRouter,
   exchangeDesk: exchangeDeskRouter,
   certificates: certificatesRouter,
+  dispatch: dispatchRouter,
 });
 
 export type AppRouter = typeof appRouter;

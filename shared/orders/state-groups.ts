@@ -49,8 +49,6 @@ export const DRIVER_SETTABLE_TARGETS = [
 ] as const satisfies readonly OrderState[];
 export type DriverSettableTarget = (typeof DRIVER_SETTABLE_TARGETS)[number];
 
-/** Free orders a driver may take from the offers (radio orders go by voice). */
-export const DRIVER_TAKEABLE_STATES: OrderState[] = ["FREE", "FREE_LONG"];
 
 /** Offered to a driver who has not yet accepted. */
 export const DRIVER_OFFERED_STATES: OrderState[] = ["SENT_TO_DRIVER", "RECEIVED_BY_DRIVER"];
@@ -82,3 +80,26 @@ export const RIDING_STATES: OrderState[] = ["IN_PROCESS", "AWAITING_PAYMENT"];
 
 /** Waiting for someone to act on it: free, unprocessed, or refused by its driver. */
 export const WAITING_STATES: OrderState[] = [...FREE_STATES, "NOT_REGISTERED", "REJECTED_BY_DRIVER"];
+
+/** An advance order attached to a driver (before the trip begins). */
+export const ADVANCE_ATTACHED_STATES: OrderState[] = [
+  "PREORDER_ATTACHED",
+  "PREORDER_ATTACHED_NOTIFIED",
+  "PREORDER_CONFIRM_REQUESTED",
+  "PREORDER_CONFIRM_SUCCESSFUL",
+  "PREORDER_CONFIRM_REJECTED",
+  "PREORDER_CONFIRM_TIMEOUT",
+];
+
+/** What a driver's app shows as its order (holding states and attached advance orders with the driver). */
+export const DRIVER_ASSIGNED_STATES: OrderState[] = [...DRIVER_HOLDING_STATES, ...ADVANCE_ATTACHED_STATES.slice(0, 4)];
+
+/** The states an offer of each kind (server/dispatch/offer.ts) may be made from. */
+export const OFFERABLE_STATES = {
+  LIVE: ["FREE", "FREE_LONG", "ORDER_ON_RADIO"],
+  CHAIN: ["FREE", "FREE_LONG"],
+  ADVANCE: ["PREORDER_FREE"],
+} as const satisfies Record<"LIVE" | "CHAIN" | "ADVANCE", readonly OrderState[]>;
+
+/** Orders in trouble for the dispatcher's panel: free too long, on the radio, an advance order nobody confirmed. */
+export const TROUBLE_STATES: OrderState[] = ["FREE_LONG", "ORDER_ON_RADIO", "PREORDER_CONFIRM_REJECTED", "PREORDER_CONFIRM_TIMEOUT"];

@@ -17,6 +17,7 @@ import { DriverSelect, type PickedDriver } from "./driver-picker";
 import { ApproveToDriverDialog, RejectDialog } from "./moderation-dialogs";
 import { useOrderActions } from "./use-order-actions";
 import type { OrderDetails } from "./types";
+import { OrderDispatch } from "../dispatch/order-dispatch";
 
 /** Moves that hand the order to a driver: the panel asks which. */
 
@@ -170,6 +171,7 @@ function OrderContent({ order }: { order: OrderDetails }) {
         </dl>
       </section>
 
+      <OrderDispatch orderId={order.id} state={order.state} />
       {!finished ? <EditOrder order={order} /> : null}
       <History order={order} />
     </>

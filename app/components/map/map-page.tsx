@@ -4,6 +4,7 @@
 // regions with free cars and waiting orders, a driver's card on click, and
 // an order's route. Works without a tile server: the base map is drawn from
 // our own streets.
+import { DispatchSide } from "../dispatch/dispatch-side";
 import dynamic from "next/dynamic";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -398,6 +399,7 @@ export function MapPage() {
                 ))}
               </ul>
             </div>
+            <DispatchSide cityId={city?.id} regions={overview.data?.regions ?? []} />
           </>
         )}
       </aside>

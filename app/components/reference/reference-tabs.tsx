@@ -4,6 +4,7 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useI18n } from "../i18n";
 import { Icon, type IconName } from "../icons";
+import { useDispatchStrings } from "../dispatch/strings";
 import "./reference.css";
 
 const TABS = [
@@ -14,10 +15,12 @@ const TABS = [
   { key: "streets", icon: "pin" },
   { key: "drivers", icon: "drivers" },
   { key: "blacklist", icon: "phone" },
+  { key: "distribution", icon: "drivers" },
 ] as const satisfies ReadonlyArray<{ key: string; icon: IconName }>;
 
 export function ReferenceTabs() {
   const { t } = useI18n();
+  const dispatch = useDispatchStrings();
   const pathname = usePathname();
   return (
     <nav className="tabs tabs-links" aria-label={t.refData.title}>
@@ -27,7 +30,7 @@ export function ReferenceTabs() {
         return (
           <Link key={tab.key} href={href} className={`tab${active ? " active" : ""}`} aria-current={active ? "page" : undefined}>
             <Icon name={tab.icon} size={16} />
-            {t.refData.tabs[tab.key]}
+            {tab.key === "distribution" ? dispatch.tab : t.refData.tabs[tab.key]}
           </Link>
         );
       })}

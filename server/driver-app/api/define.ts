@@ -4,6 +4,7 @@
 // router, the tests and docs/driver-app.md follow these definitions.
 import { z } from "zod";
 import type { Db } from "../../db";
+import type { ApiResponse } from "../../http/types";
 import type { DriverIdentity } from "../keys";
 
 export interface DriverAppContext {
@@ -23,6 +24,8 @@ export interface DriverAppOperation<I extends z.ZodType = z.ZodType, O extends z
   input: I;
   output: O;
   handle: (input: z.output<I>, ctx: DriverAppContext) => Promise<z.input<O>>;
+  /** A stream of server-sent events instead of one reply (`output` then describes one event's data). */
+  stream?: (input: z.output<I>, ctx: DriverAppContext) => NonNullable<ApiResponse["stream"]>;
 }
 
 export function defineDriverAppOperation<I extends z.ZodType, O extends z.ZodType>(op: DriverAppOperation<I, O>): DriverAppOperation<I, O> {

@@ -3,19 +3,13 @@ import { z } from "zod";
 import { issueDriverAppKey, revokeDriverAppKey, type DriverIdentity } from "../keys";
 import { cityMap } from "../map";
 import { navigate } from "../../routing/navigate";
-import {
-  DRIVER_TARGETS,
-  acceptOrder,
-  completeOrder,
-  driverProfile,
-  endShift,
-  listOffers,
-  myOrders,
-  rejectOrder,
-  reportPosition,
-  setOrderStatus,
-  startShift,
-} from "../service";
+import { DRIVER_TARGETS } from "../../orders/commands/set-driver-status";
+import { joinQueue, leaveQueue, queuePlaceOf } from "../../dispatch/queue";
+import { driverProfile, myOrders } from "../profile";
+import { listFreeOrders } from "../free-orders";
+import { endShift, reportPosition, startShift } from "../shift";
+import { acceptOrderReply, completeOrderReply, refuseOrderReply, setStatusReply } from "../order-commands";
+import { offerStream, waitForOffer } from "../offers";
 import { DRIVER_APP_VERSION, defineDriverAppOperation, integerIn, numberIn, uuidParam, yesNoParam, type DriverAppContext } from "./define";
 
 function me(ctx: DriverAppContext): DriverIdentity {
@@ -190,12 +184,12 @@ export const positionOperation = defineDriverAppOperation({
 export const offersOperation = defineDriverAppOperation({
   method: "GET",
   path: "offers",
-  summary: "Free orders of the driver's services nearby, nearest first (empty unless FREE)",
+  summary: "Free orders the driver may take by themselves (the radio's; services without automatic dispatch) nearby, nearest first (empty unless FREE)",
   auth: "driver",
   input: z.object({ radius_km: numberIn(0.1, 100).optional(), limit: integerIn(1, 100).optional(), advance: yesNoParam.optional() }),
   output: z.object({ state, offers: z.array(orderView.extend({ distance_km: z.number() })) }),
   handle: async (input, ctx) => {
-    const found = await listOffers(ctx.db, me(ctx), { radiusKm: input.radius_km ?? 5, limit: input.limit ?? 20, advance: input.advance ?? false });
+    const found = await listFreeOrders(ctx.db, me(ctx), { radiusKm: input.radius_km ?? 5, limit: input.limit ?? 20, advance: input.advance ?? false });
     return { state: state.parse(found.state), offers: found.offers };
   },
 });
@@ -213,21 +207,21 @@ export const ordersOperation = defineDriverAppOperation({
 export const acceptOperation = defineDriverAppOperation({
   method: "POST",
   path: "orders/accept",
-  summary: "Take a free order (FREE -> SENT_TO_DRIVER -> CONFIRMED) or a free advance order (-> PREORDER_ATTACHED)",
+  summary: "Accept the offer of an order (-> CONFIRMED, BOUND or PREORDER_ATTACHED), or take a free order (FREE -> SENT_TO_DRIVER -> CONFIRMED) or a free advance order (-> PREORDER_ATTACHED)",
   auth: "driver",
   input: z.object({ uuid: uuidParam, arrival_minutes: integerIn(0, 600).optional(), version: integerIn(0, 2_147_483_647).optional() }),
   output: orderReply,
-  handle: async (input, ctx) => ({ order: await acceptOrder(ctx.db, me(ctx), { uuid: input.uuid, arrivalMinutes: input.arrival_minutes, version: input.version }) }),
+  handle: async (input, ctx) => ({ order: await acceptOrderReply(ctx.db, me(ctx), { uuid: input.uuid, arrivalMinutes: input.arrival_minutes, version: input.version }) }),
 });
 
 export const rejectOperation = defineDriverAppOperation({
   method: "POST",
   path: "orders/reject",
-  summary: "Refuse an order of the driver's before the passenger is aboard: back to the free orders",
+  summary: "Refuse an offer (the next driver gets it), an advance order's confirmation, or give back an order of the driver's before the passenger is aboard",
   auth: "driver",
   input: z.object({ uuid: uuidParam, reason: z.string("text").max(500, "text of at most 500 characters").optional() }),
   output: orderReply,
-  handle: async (input, ctx) => ({ order: await rejectOrder(ctx.db, me(ctx), { uuid: input.uuid, reason: input.reason }) }),
+  handle: async (input, ctx) => ({ order: await refuseOrderReply(ctx.db, me(ctx), { uuid: input.uuid, reason: input.reason }) }),
 });
 
 export const statusOperation = defineDriverAppOperation({
@@ -244,7 +238,7 @@ export const statusOperation = defineDriverAppOperation({
   }),
   output: orderReply,
   handle: async (input, ctx) => ({
-    order: await setOrderStatus(ctx.db, me(ctx), {
+    order: await setStatusReply(ctx.db, me(ctx), {
       uuid: input.uuid,
       status: input.status,
       arrivalMinutes: input.arrival_minutes,
@@ -261,7 +255,91 @@ export const completeOperation = defineDriverAppOperation({
   auth: "driver",
   input: z.object({ uuid: uuidParam }),
   output: z.object({ order: orderView, fare: nullableNumber, commission: z.number(), balance: z.number() }),
-  handle: async (input, ctx) => completeOrder(ctx.db, me(ctx), { uuid: input.uuid }),
+  handle: async (input, ctx) => completeOrderReply(ctx.db, me(ctx), { uuid: input.uuid }),
+});
+
+const offerView = z.object({
+  offer_id: z.number().int(),
+  kind: z.enum(["LIVE", "CHAIN", "ADVANCE"]),
+  attempt: z.number().int(),
+  deadline: z.string(),
+  seconds_left: z.number().int(),
+  arrival_minutes: z.number().int().nullable(),
+  order: orderView,
+});
+const reasonParam = z.string("text").max(500, "text of at most 500 characters").optional();
+
+export const offerOperation = defineDriverAppOperation({
+  method: "GET",
+  path: "offer",
+  summary: "The offer addressed to the driver now (null if none); wait=N seconds (at most 15) waits for one (a long poll)",
+  auth: "driver",
+  input: z.object({ wait: integerIn(0, 15).optional() }),
+  output: z.object({ offer: offerView.nullable() }),
+  handle: async (input, ctx) => ({ offer: await waitForOffer(ctx.db, me(ctx), input.wait ?? 0) }),
+});
+
+export const offerStreamOperation = defineDriverAppOperation({
+  method: "GET",
+  path: "offer/stream",
+  summary: "Server-sent events: `event: offer` with {offer} whenever the offer addressed to the driver changes (null: none); open for 5 minutes, then reconnect",
+  auth: "driver",
+  input: z.object({}),
+  output: z.object({ offer: offerView.nullable() }),
+  handle: async (_input, ctx) => ({ offer: await waitForOffer(ctx.db, me(ctx), 0) }),
+  stream: (_input, ctx) => offerStream(ctx.db, me(ctx)),
+});
+
+export const offerAcceptOperation = defineDriverAppOperation({
+  method: "POST",
+  path: "offer/accept",
+  summary: "Accept the offer of the order before its deadline (LIVE -> CONFIRMED, CHAIN -> BOUND, ADVANCE -> PREORDER_ATTACHED)",
+  auth: "driver",
+  input: z.object({ uuid: uuidParam, arrival_minutes: integerIn(0, 600).optional() }),
+  output: orderReply,
+  handle: async (input, ctx) => ({ order: await acceptOrderReply(ctx.db, me(ctx), { uuid: input.uuid, arrivalMinutes: input.arrival_minutes }) }),
+});
+
+export const offerRefuseOperation = defineDriverAppOperation({
+  method: "POST",
+  path: "offer/refuse",
+  summary: "Refuse the offer of the order with a reason (the next candidate gets it; the driver is not offered it again)",
+  auth: "driver",
+  input: z.object({ uuid: uuidParam, reason: reasonParam }),
+  output: orderReply,
+  handle: async (input, ctx) => ({ order: await refuseOrderReply(ctx.db, me(ctx), { uuid: input.uuid, reason: input.reason }) }),
+});
+
+const queuePlace = z.object({ region_id: z.number().int(), position: z.number().int(), length: z.number().int(), joined_at: z.string() });
+
+export const queueOperation = defineDriverAppOperation({
+  method: "GET",
+  path: "queue",
+  summary: "The driver's place in the parking queue of the region (position 1 = head), or null",
+  auth: "driver",
+  input: z.object({}),
+  output: z.object({ queue: queuePlace.nullable() }),
+  handle: async (_input, ctx) => ({ queue: await queuePlaceOf(ctx.db, me(ctx).id) }),
+});
+
+export const queueJoinOperation = defineDriverAppOperation({
+  method: "POST",
+  path: "queue/join",
+  summary: "Join the parking queue of the region the driver stands in (FREE only; staying keeps the place)",
+  auth: "driver",
+  input: z.object({}),
+  output: z.object({ queue: queuePlace }),
+  handle: async (_input, ctx) => ({ queue: await joinQueue(ctx.db, me(ctx).id) }),
+});
+
+export const queueLeaveOperation = defineDriverAppOperation({
+  method: "POST",
+  path: "queue/leave",
+  summary: "Leave the parking queue",
+  auth: "driver",
+  input: z.object({}),
+  output: z.object({ left: z.boolean() }),
+  handle: async (_input, ctx) => ({ left: await leaveQueue(ctx.db, me(ctx).id) }),
 });
 
 export const DRIVER_APP_OPERATIONS = [
@@ -280,4 +358,17 @@ export const DRIVER_APP_OPERATIONS = [
   rejectOperation,
   statusOperation,
   completeOperation,
+  offerOperation,
+  offerAcceptOperation,
+  offerRefuseOperation,
+  queueOperation,
+  queueJoinOperation,
+  queueLeaveOperation,
 ] as const;
+
+/**
+ * Operations that answer with a stream (server-sent events) instead of one
+ * reply, served by the same router. Kept apart from DRIVER_APP_OPERATIONS,
+ * whose walks (the fuzz suite) expect every reply to end.
+ */
+export const DRIVER_APP_STREAMS = [offerStreamOperation] as const;

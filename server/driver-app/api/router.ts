@@ -11,10 +11,10 @@ import { rateLimits } from "../../http/rate-limit";
 import { jsonResponse, type ApiRequest, type ApiResponse } from "../../http/types";
 import { authenticateDriver, checkProvisioningKey } from "../keys";
 import type { DriverAppContext, DriverAppOperation } from "./define";
-import { DRIVER_APP_OPERATIONS } from "./operations";
+import { DRIVER_APP_OPERATIONS, DRIVER_APP_STREAMS } from "./operations";
 import { driverAppError, driverAppErrorReply } from "./reply";
 
-const OPERATIONS = DRIVER_APP_OPERATIONS as unknown as DriverAppOperation[];
+const OPERATIONS = [...DRIVER_APP_OPERATIONS, ...DRIVER_APP_STREAMS] as unknown as DriverAppOperation[];
 const byPath = new Map<string, DriverAppOperation[]>();
 for (const op of OPERATIONS) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
 
@@ -82,6 +82,10 @@ export async function handleDriverApp(request: ApiRequest): Promise<ApiResponse>
     }
     else if (op.auth === "provisioning") checkProvisioningKey(bearer(request));
     const input: unknown = validate(op.input, readInput(request, op));
+    if (op.stream) {
+      const headers = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", "x-accel-buffering": "no" };
+      return { status: 200, headers, body: ": stream open\n\n", stream: op.stream(input, ctx) };
+    }
     return jsonResponse(200, await op.handle(input, ctx), { "cache-control": "no-store" });
   } catch (error) {
     return driverAppErrorReply(error);

@@ -21,6 +21,7 @@ const ROLES_OF: Record<LiveEvent["type"], UserRole[]> = {
   "balance.changed": ["ACCOUNTANT"],
   "exchange.changed": ["EXCHANGE_OPERATOR"],
   "outbox.changed": ["ADMIN"],
+  "offer.changed": ["DISPATCHER"],
 };
 
 export type ConsoleEvent = LiveEvent | { type: "resync" };

@@ -1,0 +1,5 @@
+import { DistributionAdmin } from "@/app/components/dispatch/distribution-admin";
+
+export default function ReferenceDistributionPage() {
+  return <DistributionAdmin />;
+}

@@ -1,0 +1,124 @@
+// One round of automatic dispatch (every DISPATCH_TICK_MS in each instance,
+// server/dispatch/job.ts): close stale and expired offers, put RADIO orders
+// on the radio, then decide which free driver gets which free order — the
+// parking-queue rule, then the greedy rule or, every batchSeconds, the
+// batched assignment — and make the offers one by one under row locks.
+// Several instances may run rounds at once: a pair another instance took
+// first is skipped (offer.ts), never offered twice.
+import type { Db } from "../db";
+import { SYSTEM_ACTOR } from "../actor";
+import { log } from "../log";
+import { makeOffer, publishOffer } from "./offer";
+import { expireOffer } from "./answer-offer";
+import { arrivalTimes, driverInput, orderInput } from "./candidates";
+import { planAssignments } from "./core/plan";
+import { queueAssign } from "./core/queue-rule";
+import type { Assignment, DriverToDispatch, OrderToDispatch } from "./core/types";
+import { readChainDrivers, readExpiredOffers, readFreeDrivers, readFreeOrders, readQueuePlaces, withdrawStaleOffers, type FreeOrderRow } from "./data";
+import { loadSettings, type DispatchSettings } from "./settings";
+import { moveIfStill } from "./timed-moves";
+
+export interface RoundState {
+  /** When each city last had a batch (pacing only; correctness never depends on it). */
+  lastBatch: Map<number, number>;
+}
+
+export interface RoundReport {
+  offers: number;
+  expired: number;
+  toRadio: number;
+}
+
+export function newRoundState(): RoundState {
+  return { lastBatch: new Map() };
+}
+
+/** Closes offers whose order moved on, and offers past their deadline. */
+export async function sweepOffers(db: Db): Promise<number> {
+  for (const row of await withdrawStaleOffers(db)) {
+    publishOffer({ offerId: row.id, orderId: row.order_id, driverId: row.driver_id, kind: "LIVE", deadline: new Date() }, "WITHDRAWN");
+  }
+  let expired = 0;
+  for (const due of await readExpiredOffers(db)) if (await expireOffer(db, due.id, due.order_id)) expired += 1;
+  return expired;
+}
+
+interface Candidate {
+  row: FreeOrderRow;
+  settings: DispatchSettings;
+  input: OrderToDispatch;
+}
+
+export async function dispatchRound(db: Db, state: RoundState, now = new Date()): Promise<RoundReport> {
+  const report: RoundReport = { offers: 0, expired: 0, toRadio: 0 };
+  const settings = await loadSettings(db);
+  if (settings.empty) return report;
+  report.expired = await sweepOffers(db);
+
+  const byCity = new Map<number, Candidate[]>();
+  for (const row of await readFreeOrders(db, ["FREE", "FREE_LONG"])) {
+    const s = settings.forOrder(row.service_id, row.region_id);
+    if (!s || s.mode === "MANUAL" || row.paused) continue;
+    if (s.mode === "RADIO") {
+      if (await moveIfStill(db, row.id, ["FREE", "FREE_LONG"], "ORDER_ON_RADIO", "broadcast: the service's distribution is the radio")) report.toRadio += 1;
+      continue;
+    }
+    const list = byCity.get(row.city_id) ?? [];
+    list.push({ row, settings: s, input: orderInput(row, s, now) });
+    byCity.set(row.city_id, list);
+  }
+  if (byCity.size === 0) return report;
+
+  const maxChain = Math.max(0, ...settings.rows.map((s) => s.chainMinutes * 60));
+  const queue = new Map((await readQueuePlaces(db)).map((q) => [q.driver_id, q]));
+  const driverRows = [...(await readFreeDrivers(db)), ...(maxChain > 0 ? await readChainDrivers(db, maxChain) : [])];
+
+  for (const [cityId, candidates] of byCity) {
+    const drivers = driverRows.filter((d) => d.city_id === cityId).map((d) => driverInput(d, queue, now));
+    if (drivers.length === 0) continue;
+    const batchEvery = Math.min(...candidates.filter((c) => c.settings.strategy === "BATCHED").map((c) => c.settings.batchSeconds * 1000));
+    const batchDue = Number.isFinite(batchEvery) && now.getTime() - (state.lastBatch.get(cityId) ?? 0) >= batchEvery;
+    if (batchDue) state.lastBatch.set(cityId, now.getTime());
+    const chosen = candidates.filter((c) => c.settings.strategy === "GREEDY" || batchDue || c.settings.mode === "QUEUE");
+    if (chosen.length === 0) continue;
+    const orders = chosen.map((c) => c.input);
+    const matrix = await arrivalTimes(db, cityId, orders, drivers, now);
+    const assignments = planCity(chosen, orders, drivers, matrix, batchDue);
+    const byOrder = new Map(chosen.map((c) => [c.row.id, c]));
+    for (const a of assignments) {
+      const c = byOrder.get(a.orderId)!;
+      const made = await makeOffer(db, {
+        orderId: a.orderId,
+        driverId: a.driverId,
+        kind: a.chain ? "CHAIN" : "LIVE",
+        source: a.source,
+        arrivalSeconds: a.arrivalSeconds,
+        acceptSeconds: c.settings.acceptSeconds,
+        actor: SYSTEM_ACTOR,
+      }).catch((error: unknown) => {
+        log.warn("dispatch: an offer failed", { orderId: a.orderId, driverId: a.driverId, error: error instanceof Error ? error.message : String(error) });
+        return undefined;
+      });
+      if (made) report.offers += 1;
+    }
+  }
+  return report;
+}
+
+/**
+ * Greedy orders every round; batched ones in the batch when it is due (and
+ * between batches only by the parking-queue rule). One driver at most once.
+ */
+function planCity(chosen: Candidate[], orders: OrderToDispatch[], drivers: DriverToDispatch[], matrix: number[][], batchDue: boolean): Assignment[] {
+  const index = new Map(drivers.map((d, j) => [d.id, j]));
+  const arrivalIn = (subset: number[], pool: DriverToDispatch[]) => (r: number, j: number) => matrix[subset[r]!]![index.get(pool[j]!.id)!];
+  const greedy = chosen.flatMap((c, i) => (c.settings.strategy === "GREEDY" ? [i] : []));
+  const first = greedy.length ? planAssignments(greedy.map((i) => orders[i]!), drivers, arrivalIn(greedy, drivers), "GREEDY") : [];
+  const used = new Set(first.map((a) => a.driverId));
+  const pool = drivers.filter((d) => !used.has(d.id));
+  const batched = chosen.flatMap((c, i) => (c.settings.strategy === "BATCHED" ? [i] : []));
+  if (batched.length === 0 || pool.length === 0) return first;
+  const subset = batched.map((i) => orders[i]!);
+  if (batchDue) return [...first, ...planAssignments(subset, pool, arrivalIn(batched, pool), "BATCHED")];
+  return [...first, ...queueAssign(subset, pool, arrivalIn(batched, pool), new Set()).assigned];
+}

@@ -1,0 +1,39 @@
+// The driver app's order calls: the commands of server/orders/commands with
+// the reply the app reads (the order as order-view.ts shows it).
+import type { Db } from "../db";
+import { kopecksToRoubles } from "../balances/money";
+import { acceptOrder } from "../orders/commands/accept-order";
+import { completeOrder } from "../orders/commands/complete-order";
+import { refuseOrder } from "../orders/commands/refuse-order";
+import { setDriverStatus, type DriverStatusInput } from "../orders/commands/set-driver-status";
+import type { TakeFreeOrderInput } from "../orders/commands/take-free-order";
+import type { DriverIdentity } from "./keys";
+import { readDriverOrder, type DriverOrderView } from "./order-view";
+import { publishDriver } from "./shift";
+
+async function reply(db: Db, me: DriverIdentity, orderId: number): Promise<DriverOrderView> {
+  await publishDriver(db, me.id);
+  return readDriverOrder(db, orderId);
+}
+
+export async function acceptOrderReply(db: Db, me: DriverIdentity, input: TakeFreeOrderInput) {
+  return reply(db, me, (await acceptOrder(db, me, input)).orderId);
+}
+
+export async function refuseOrderReply(db: Db, me: DriverIdentity, input: { uuid: string; reason?: string }) {
+  return reply(db, me, (await refuseOrder(db, me, input)).orderId);
+}
+
+export async function setStatusReply(db: Db, me: DriverIdentity, input: DriverStatusInput) {
+  return reply(db, me, (await setDriverStatus(db, me, input)).orderId);
+}
+
+export async function completeOrderReply(db: Db, me: DriverIdentity, input: { uuid: string }) {
+  const done = await completeOrder(db, me, input);
+  return {
+    order: await reply(db, me, done.orderId),
+    fare: done.amount === null ? null : kopecksToRoubles(done.amount),
+    commission: kopecksToRoubles(done.commission),
+    balance: kopecksToRoubles(done.balance),
+  };
+}

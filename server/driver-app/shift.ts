@@ -1,0 +1,101 @@
+// Shifts and positions: going on and off shift, position reports (stored
+// with the region they lie in, told to the consoles at once).
+import type { Db } from "../db";
+import { OrderError } from "../errors";
+import { publish } from "../events/bus";
+import { regionAt } from "../geo/regions";
+import { lockDriver } from "../orders/commands/driver-party";
+import { DRIVER_HOLDING_STATES } from "../orders/states";
+import { leaveQueue, leaveQueueUnlessIn } from "../dispatch/queue";
+import type { DriverIdentity } from "./keys";
+
+/** Tells the consoles (live map, drivers table) where the driver is and in which state. */
+export async function publishDriver(db: Db, driverId: number): Promise<void> {
+  const d = await db.driver.findUnique({
+    where: { id: driverId },
+    select: { id: true, callSign: true, state: true, lat: true, lon: true, speed: true, bearing: true, regionId: true },
+  });
+  if (!d) return;
+  publish({ type: "driver.changed", driverId: d.id, callSign: d.callSign, state: d.state, lat: d.lat, lon: d.lon, speed: d.speed, bearing: d.bearing, regionId: d.regionId });
+}
+
+export interface PositionInput {
+  lat: number;
+  lon: number;
+  /** km/h */
+  speed: number;
+  /** degrees, 0 = north, clockwise */
+  bearing: number;
+}
+
+async function positionData(db: Db, me: DriverIdentity, p: PositionInput) {
+  const region = await regionAt(db, p.lat, p.lon, me.cityId);
+  return { lat: p.lat, lon: p.lon, speed: p.speed, bearing: p.bearing % 360, positionAt: new Date(), regionId: region?.id ?? null };
+}
+
+export async function startShift(db: Db, me: DriverIdentity, position?: PositionInput) {
+  const place = position ? await positionData(db, me, position) : undefined;
+  const shift = await db.$transaction(async (tx) => {
+    const driver = await lockDriver(tx, me.id);
+    if (!driver.active) throw new OrderError("FORBIDDEN", { reason: "the driver is not active" });
+    const open = await tx.shift.findFirst({ where: { driverId: me.id, endedAt: null }, orderBy: { id: "desc" }, select: { id: true, startedAt: true } });
+    const current = open ?? (await tx.shift.create({ data: { driverId: me.id }, select: { id: true, startedAt: true } }));
+    let state = driver.state;
+    if (state === "OFFLINE") {
+      const holding = await tx.order.count({ where: { driverId: me.id, state: { in: DRIVER_HOLDING_STATES } } });
+      state = holding > 0 ? "BUSY" : "FREE";
+    }
+    await tx.driver.update({ where: { id: me.id }, data: { state, ...(place ?? {}) }, select: { id: true } });
+    return { id: current.id, startedAt: current.startedAt, state, resumed: open !== null };
+  });
+  await publishDriver(db, me.id);
+  return { shift_id: shift.id, started_at: shift.startedAt.toISOString(), state: shift.state, resumed: shift.resumed };
+}
+
+export async function endShift(db: Db, me: DriverIdentity) {
+  const ended = await db.$transaction(async (tx) => {
+    const driver = await lockDriver(tx, me.id);
+    const holding = await tx.order.count({ where: { driverId: me.id, state: { in: DRIVER_HOLDING_STATES } } });
+    if (holding > 0) throw new OrderError("CONFLICT", { reason: "an order is in progress: complete or refuse it first" });
+    const now = new Date();
+    const closed = await tx.shift.updateMany({ where: { driverId: me.id, endedAt: null }, data: { endedAt: now } });
+    if (driver.state !== "OFFLINE") await tx.driver.update({ where: { id: me.id }, data: { state: "OFFLINE", speed: 0 }, select: { id: true } });
+    await leaveQueue(tx, me.id);
+    return { closed: closed.count, at: now };
+  });
+  await publishDriver(db, me.id);
+  return { state: "OFFLINE" as const, ended_at: ended.at.toISOString(), shifts_closed: ended.closed };
+}
+
+/** A position report: stored on the driver (with the region it lies in) and told to the consoles. */
+export async function reportPosition(db: Db, me: DriverIdentity, p: PositionInput) {
+  const place = await positionData(db, me, p);
+  const rows = await db.$queryRawUnsafe<Array<{ state: string }>>(
+    `UPDATE driver SET lat = $2, lon = $3, speed = $4, bearing = $5, position_at = $6, region_id = $7
+      WHERE id = $1 AND state <> 'OFFLINE' RETURNING state::text AS state`,
+    me.id,
+    place.lat,
+    place.lon,
+    place.speed,
+    place.bearing,
+    place.positionAt,
+    place.regionId,
+  );
+  const row = rows[0];
+  if (!row) throw new OrderError("CONFLICT", { reason: "not on shift: start a shift first" });
+  // Out of the parking region (or busy): out of its queue.
+  await leaveQueueUnlessIn(db, me.id, row.state === "FREE" ? place.regionId : null);
+  publish({
+    type: "driver.changed",
+    driverId: me.id,
+    callSign: me.callSign,
+    state: row.state,
+    lat: place.lat,
+    lon: place.lon,
+    speed: place.speed,
+    bearing: place.bearing,
+    regionId: place.regionId,
+  });
+  return { state: row.state, region_id: place.regionId };
+}
+

@@ -1,0 +1,104 @@
+// The simulated city under automatic dispatch: the console sets batched
+// offers for every service, the simulator's passengers order through the
+// dispatch API and its drivers play the driver app's offers (most accept,
+// some refuse with a reason, a few let the offer time out; advance orders
+// are confirmed when asked). Then every order ends in a final state,
+// nothing is lost or stuck, the drivers' answers show all three outcomes,
+// and the database's rules held: never two live offers of one order or to
+// one driver at once.
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import { startServer, type StartedServer } from "../support/server";
+import { Console, DEFAULT_SETTINGS, PROVISIONING } from "../support/dispatch-world";
+import { Engine } from "@/server/simulator/engine";
+
+const EXPECTED_REFUSALS = new Set(["FORBIDDEN_MOVE", "CONFLICT", "NOT_FOUND"]);
+
+let server: StartedServer | undefined;
+let startedAt = new Date();
+
+beforeAll(async () => {
+  server = await startServer({ env: { SIMULATE: "0", OUTBOX_POLL_MS: "1000", DISPATCH_TICK_MS: "250" } });
+  const console_ = await Console.open(server.url, server.adminEmail, server.adminPassword);
+  const { services } = await console_.query<{ services: Array<{ id: number }> }>("reference.lookups");
+  for (const s of services) {
+    await console_.mutate("dispatch.saveSettings", { ...DEFAULT_SETTINGS, serviceId: s.id, strategy: "BATCHED", acceptSeconds: 30, attempts: 3, radiusKm: 8, chainMinutes: 3 });
+  }
+  startedAt = new Date();
+}, 240_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+type Query = <T>(sql: string, params?: unknown[]) => Promise<T[]>;
+
+async function openDatabase(s: StartedServer): Promise<{ query: Query; close: () => Promise<void> }> {
+  if (s.databaseUrl) {
+    const client = new pg.Client({ connectionString: s.databaseUrl });
+    await client.connect();
+    return { query: async <T,>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as T[], close: () => client.end() };
+  }
+  const exited = new Promise((resolve) => s.process.once("exit", resolve));
+  s.process.kill("SIGTERM");
+  await exited;
+  const db = new PGlite(path.join(s.dataDir, "pglite"));
+  return { query: async <T,>(sql: string, params: unknown[] = []) => (await db.query<T>(sql, params)).rows, close: () => db.close() };
+}
+
+describe("the simulator under automatic dispatch", () => {
+  it("plays half an hour of offers: answered, refused, timed out; every order final", async () => {
+    const s = server!;
+    const lines: string[] = [];
+    const engine = new Engine({
+      baseUrl: s.url,
+      apiKey: s.apiKey,
+      provisioningKey: PROVISIONING,
+      drivers: 20,
+      ordersPerMinute: 1.5,
+      // Slow enough that a 30 s offer spans several ticks of the drivers' apps.
+      speedUp: 20,
+      tickSeconds: 5,
+      seed: 11,
+      cityKm: 4,
+      advanceShare: 0.1,
+      advanceLeadMinutes: [15, 30],
+      moderationShare: 0,
+      driverRejectShare: 0.05,
+      reportEveryMinutes: 10,
+      log: (line) => lines.push(line),
+    });
+    await engine.setup();
+    await engine.run(30);
+    await engine.drain(90);
+    const check = await engine.finalCheck();
+    const summary = engine.summary();
+    console.log([...lines, JSON.stringify(summary)].join("\n"));
+    expect(check.stuck).toEqual([]);
+    expect(summary.lost).toBe(0);
+    expect(summary.totals.completed).toBeGreaterThan(10);
+    for (const code of Object.keys(summary.errors)) expect(EXPECTED_REFUSALS, `failed calls: ${JSON.stringify(summary.errors)}`).toContain(code);
+
+    const { query, close } = await openDatabase(s);
+    try {
+      const outcomes = await query<{ state: string; n: number }>(`SELECT state::text AS state, count(*)::int AS n FROM dispatch_offer WHERE sent_at >= $1 GROUP BY 1`, [startedAt]);
+      const by = Object.fromEntries(outcomes.map((o) => [o.state, o.n]));
+      expect(by.ACCEPTED ?? 0).toBeGreaterThan(10);
+      expect(by.REFUSED ?? 0).toBeGreaterThan(0);
+      expect(by.TIMED_OUT ?? 0).toBeGreaterThan(0);
+      const overlapping = (column: string) =>
+        query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM dispatch_offer x JOIN dispatch_offer y ON x.${column} = y.${column} AND x.id < y.id
+            WHERE x.sent_at < COALESCE(y.answered_at, now()) AND y.sent_at < COALESCE(x.answered_at, now())`,
+        );
+      expect((await overlapping("order_id"))[0]!.n).toBe(0);
+      expect((await overlapping("driver_id"))[0]!.n).toBe(0);
+      const open = await query<{ uuid: string }>(`SELECT uuid::text AS uuid FROM orders WHERE created_at >= $1 AND source = 'API' AND status_code < 90`, [startedAt]);
+      expect(open).toEqual([]);
+    } finally {
+      await close();
+    }
+  }, 900_000);
+});
