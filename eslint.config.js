@@ -3,7 +3,7 @@ import regexp from "eslint-plugin-regexp";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", ".next/", ".next-*/", "server/generated/", "data/", "test-results/", "playwright-report/", "bench-results/", "next-env.d.ts", "public/"] },
+  { ignores: ["node_modules/", ".next/", ".next-*/", "server/generated/", "data/", "test-results/", "playwright-report/", "bench-results/", "build/", "next-env.d.ts", "public/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
