@@ -59,7 +59,7 @@ const ADAPTER_SYNTAX = [
 ];
 
 export default tseslint.config(
-  { ignores: ["node_modules/", ".next/", ".next-*/", "server/generated/", "data/", "test-results/", "playwright-report/", "bench-results/", "next-env.d.ts", "public/"] },
+  { ignores: ["node_modules/", ".next/", ".next-*/", "server/generated/", "data/", "test-results/", "playwright-report/", "bench-results/", "build/", "next-env.d.ts", "public/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -58,26 +58,23 @@ async function claim(): Promise<ClaimedRow[]> {
 async function record(row: ClaimedRow, result: DeliveryResult, durationMs: number): Promise<void> {
   const query = rawQuery(db());
   const error = result.ok ? null : result.error.slice(0, 1000);
-  await query(
-    `INSERT INTO delivery_attempt (message_id, at, http_status, error, duration_ms) VALUES ($1, now(), $2, $3, $4)`,
-    [row.id, result.httpStatus ?? null, error, durationMs],
-  );
   let status: "DELIVERED" | "FAILED" | "PENDING";
-  if (result.ok) {
-    status = "DELIVERED";
-    await query(`UPDATE outbox_message SET status = 'DELIVERED', delivered_at = now(), last_error = NULL WHERE id = $1`, [row.id]);
-  } else if (!result.retriable || row.attempts >= MAX_ATTEMPTS) {
-    // Final: no more attempts, and the order's later messages go on (the
-    // claim waits only for earlier PENDING messages of the same key).
-    status = "FAILED";
-    await query(`UPDATE outbox_message SET status = 'FAILED', last_error = $2 WHERE id = $1`, [row.id, error]);
-  } else {
-    status = "PENDING";
-    await query(
-      `UPDATE outbox_message SET next_attempt_at = now() + ($2 || ' milliseconds')::interval, last_error = $3 WHERE id = $1`,
-      [row.id, String(backoffMs(row.attempts)), error],
-    );
-  }
+  if (result.ok) status = "DELIVERED";
+  // Final: no more attempts, and the order's later messages go on (the
+  // claim waits only for earlier PENDING messages of the same key).
+  else if (!result.retriable || row.attempts >= MAX_ATTEMPTS) status = "FAILED";
+  else status = "PENDING";
+  // The attempt and the message's new state in one statement (one round trip per delivery).
+  await query(
+    `WITH attempt AS (INSERT INTO delivery_attempt (message_id, at, http_status, error, duration_ms) VALUES ($1, now(), $2, $3, $4))
+     UPDATE outbox_message
+        SET status = $5::"OutboxStatus",
+            delivered_at = CASE WHEN $5 = 'DELIVERED' THEN now() ELSE delivered_at END,
+            last_error = $3,
+            next_attempt_at = CASE WHEN $5 = 'PENDING' THEN now() + ($6 || ' milliseconds')::interval ELSE next_attempt_at END
+      WHERE id = $1`,
+    [row.id, result.httpStatus ?? null, error, durationMs, status, String(status === "PENDING" ? backoffMs(row.attempts) : 0)],
+  );
   publish({ type: "outbox.changed", messageId: row.id, status });
   recordDelivery(row.channel, status === "DELIVERED" ? "delivered" : status === "FAILED" ? "failed" : "retry", Number(row.age) + durationMs / 1000, durationMs / 1000);
 }
