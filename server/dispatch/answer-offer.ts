@@ -12,6 +12,7 @@ import { OrderError } from "../errors";
 import { lockOrder, moveOrderInTx, publishMoves, type MovedOrder } from "../orders/move-order";
 import { escalateInTx } from "./escalate";
 import { publishOffer } from "./offer";
+import { sqlQuery } from "../db/sql";
 
 export interface OfferAnswerer {
   id: number;
@@ -31,11 +32,7 @@ const OFFER_SELECT = { id: true, orderId: true, driverId: true, kind: true, dead
 
 /** The driver's live offer of the order, locked (the order is locked first, by the caller). */
 export async function liveOfferOf(tx: Tx, orderId: number, driverId: number): Promise<LiveOfferRow | undefined> {
-  const rows = await tx.$queryRawUnsafe<Array<{ id: number }>>(
-    `SELECT id FROM dispatch_offer WHERE order_id = $1 AND driver_id = $2 AND state = 'LIVE' FOR UPDATE`,
-    orderId,
-    driverId,
-  );
+  const rows = await sqlQuery<{ id: number }>(tx, `SELECT id FROM dispatch_offer WHERE order_id = $1 AND driver_id = $2 AND state = 'LIVE' FOR UPDATE`, [orderId, driverId]);
   if (!rows[0]) return undefined;
   return tx.dispatchOffer.findUniqueOrThrow({ where: { id: rows[0].id }, select: OFFER_SELECT });
 }
@@ -114,10 +111,7 @@ export async function refuseOffer(db: Db, driver: OfferAnswerer, orderRef: { uui
 export async function expireOffer(db: Db, offerId: number, orderId: number): Promise<boolean> {
   const result = await db.$transaction(async (tx) => {
     await lockOrder(tx, { orderId });
-    const rows = await tx.$queryRawUnsafe<Array<{ id: number }>>(
-      `SELECT id FROM dispatch_offer WHERE id = $1 AND state = 'LIVE' AND deadline < now() FOR UPDATE`,
-      offerId,
-    );
+    const rows = await sqlQuery<{ id: number }>(tx, `SELECT id FROM dispatch_offer WHERE id = $1 AND state = 'LIVE' AND deadline < now() FOR UPDATE`, [offerId]);
     if (!rows[0]) return undefined;
     const offer = await tx.dispatchOffer.findUniqueOrThrow({ where: { id: offerId }, select: OFFER_SELECT });
     const driver = await tx.driver.findUnique({ where: { id: offer.driverId }, select: { callSign: true } });
@@ -130,7 +124,7 @@ export async function expireOffer(db: Db, offerId: number, orderId: number): Pro
 
 /** A dispatcher takes the offer back (WITHDRAWN); a LIVE order is free again. */
 export async function withdrawOfferInTx(tx: Tx, orderId: number, actor: Actor, reason: string): Promise<{ offer: LiveOfferRow; moves: MovedOrder[] } | undefined> {
-  const rows = await tx.$queryRawUnsafe<Array<{ id: number }>>(`SELECT id FROM dispatch_offer WHERE order_id = $1 AND state = 'LIVE' FOR UPDATE`, orderId);
+  const rows = await sqlQuery<{ id: number }>(tx, `SELECT id FROM dispatch_offer WHERE order_id = $1 AND state = 'LIVE' FOR UPDATE`, [orderId]);
   if (!rows[0]) return undefined;
   const offer = await tx.dispatchOffer.findUniqueOrThrow({ where: { id: rows[0].id }, select: OFFER_SELECT });
   return { offer, moves: await closeOfferInTx(tx, offer, "WITHDRAWN", actor, reason) };

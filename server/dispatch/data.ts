@@ -2,6 +2,7 @@
 // candidates, parking queues) and the sweeps of offers. Nothing here decides
 // a race: the offers are made one by one under row locks (offer.ts).
 import type { DbOrTx } from "../db";
+import { sqlQuery } from "../db/sql";
 
 export interface FreeOrderRow {
   id: number;
@@ -22,8 +23,7 @@ export interface FreeOrderRow {
 
 /** Orders waiting for a driver (or, with advance, free advance orders), with no live offer. */
 export async function readFreeOrders(db: DbOrTx, states: readonly string[], limit = 1000): Promise<FreeOrderRow[]> {
-  return db.$queryRawUnsafe<FreeOrderRow[]>(
-    `SELECT o.id, o.city_id, o.service_id, o.region_id, o.state, o.lat, o.lon, o.created_at, o.pre_order_time,
+  return sqlQuery<FreeOrderRow>(db, `SELECT o.id, o.city_id, o.service_id, o.region_id, o.state, o.lat, o.lon, o.created_at, o.pre_order_time,
             c.paused, c.attempts, c.next_try_at,
             (SELECT array_agg(DISTINCT f.driver_id) FROM dispatch_offer f
               WHERE f.order_id = o.id AND f.state IN ('REFUSED', 'TIMED_OUT')) AS refused,
@@ -32,10 +32,7 @@ export async function readFreeOrders(db: DbOrTx, states: readonly string[], limi
       WHERE o.state = ANY($1::text[]) AND o.lat IS NOT NULL AND o.lon IS NOT NULL
         AND NOT EXISTS (SELECT 1 FROM dispatch_offer f WHERE f.order_id = o.id AND f.state = 'LIVE')
       ORDER BY o.created_at, o.id
-      LIMIT $2`,
-    states,
-    limit,
-  );
+      LIMIT $2`, [states, limit]);
 }
 
 export interface DriverRow {
@@ -61,12 +58,10 @@ const DRIVER_COLUMNS = `d.id, d.city_id, d.lat, d.lon, d.balance, car.options,
 
 /** Free drivers on shift with a position and no live offer. */
 export async function readFreeDrivers(db: DbOrTx): Promise<DriverRow[]> {
-  return db.$queryRawUnsafe<DriverRow[]>(
-    `SELECT ${DRIVER_COLUMNS}, NULL::float8 AS dst_lat, NULL::float8 AS dst_lon, NULL::float8 AS busy_for
+  return sqlQuery<DriverRow>(db, `SELECT ${DRIVER_COLUMNS}, NULL::float8 AS dst_lat, NULL::float8 AS dst_lon, NULL::float8 AS busy_for
        FROM driver d LEFT JOIN car ON car.driver_id = d.id
       WHERE d.state = 'FREE' AND d.active AND d.lat IS NOT NULL AND d.lon IS NOT NULL
-        AND NOT EXISTS (SELECT 1 FROM dispatch_offer f WHERE f.driver_id = d.id AND f.state = 'LIVE')`,
-  );
+        AND NOT EXISTS (SELECT 1 FROM dispatch_offer f WHERE f.driver_id = d.id AND f.state = 'LIVE')`);
 }
 
 /**
@@ -75,8 +70,7 @@ export async function readFreeDrivers(db: DbOrTx): Promise<DriverRow[]> {
  * them yet and no live offer: candidates for a chained order.
  */
 export async function readChainDrivers(db: DbOrTx, maxSeconds: number): Promise<DriverRow[]> {
-  return db.$queryRawUnsafe<DriverRow[]>(
-    `SELECT ${DRIVER_COLUMNS}, t.dst_lat, t.dst_lon, t.busy_for
+  return sqlQuery<DriverRow>(db, `SELECT ${DRIVER_COLUMNS}, t.dst_lat, t.dst_lon, t.busy_for
        FROM driver d LEFT JOIN car ON car.driver_id = d.id
        JOIN LATERAL (
          SELECT o.dst_lat, o.dst_lon,
@@ -88,9 +82,7 @@ export async function readChainDrivers(db: DbOrTx, maxSeconds: number): Promise<
       WHERE d.state = 'BUSY' AND d.active
         AND t.busy_for <= $1
         AND NOT EXISTS (SELECT 1 FROM orders b WHERE b.driver_id = d.id AND b.state IN ('BOUND', 'SENT_TO_DRIVER', 'CONFIRMED', 'AWAITING_CLIENT'))
-        AND NOT EXISTS (SELECT 1 FROM dispatch_offer f WHERE f.driver_id = d.id AND f.state = 'LIVE')`,
-    maxSeconds,
-  );
+        AND NOT EXISTS (SELECT 1 FROM dispatch_offer f WHERE f.driver_id = d.id AND f.state = 'LIVE')`, [maxSeconds]);
 }
 
 export interface QueuePlaceRow {
@@ -102,14 +94,11 @@ export interface QueuePlaceRow {
 
 /** Every parking queue: each driver's place in the queue of the region it stands in (0 = head). */
 export async function readQueuePlaces(db: DbOrTx, regionId?: number): Promise<QueuePlaceRow[]> {
-  return db.$queryRawUnsafe<QueuePlaceRow[]>(
-    `SELECT q.driver_id, q.region_id, q.joined_at,
+  return sqlQuery<QueuePlaceRow>(db, `SELECT q.driver_id, q.region_id, q.joined_at,
             (row_number() OVER (PARTITION BY q.region_id ORDER BY q.joined_at, q.driver_id) - 1)::int AS position
        FROM dispatch_queue_entry q
       WHERE $1::int IS NULL OR q.region_id = $1
-      ORDER BY q.region_id, position`,
-    regionId ?? null,
-  );
+      ORDER BY q.region_id, position`, [regionId ?? null]);
 }
 
 export interface DueOfferRow {
@@ -119,10 +108,7 @@ export interface DueOfferRow {
 
 /** Live offers past their deadline (oldest first). */
 export async function readExpiredOffers(db: DbOrTx, limit = 200): Promise<DueOfferRow[]> {
-  return db.$queryRawUnsafe<DueOfferRow[]>(
-    `SELECT id, order_id FROM dispatch_offer WHERE state = 'LIVE' AND deadline < now() ORDER BY deadline LIMIT $1`,
-    limit,
-  );
+  return sqlQuery<DueOfferRow>(db, `SELECT id, order_id FROM dispatch_offer WHERE state = 'LIVE' AND deadline < now() ORDER BY deadline LIMIT $1`, [limit]);
 }
 
 /**
@@ -131,16 +117,14 @@ export async function readExpiredOffers(db: DbOrTx, limit = 200): Promise<DueOff
  * the next offer.
  */
 export async function withdrawStaleOffers(db: DbOrTx): Promise<Array<{ id: number; driver_id: number; order_id: number }>> {
-  return db.$queryRawUnsafe(
-    `UPDATE dispatch_offer f SET state = 'WITHDRAWN', answered_at = now(), reason = 'the order moved on (' || o.state || ')'
+  return sqlQuery(db, `UPDATE dispatch_offer f SET state = 'WITHDRAWN', answered_at = now(), reason = 'the order moved on (' || o.state || ')'
        FROM orders o
       WHERE f.order_id = o.id AND f.state = 'LIVE'
         AND NOT CASE f.kind
               WHEN 'LIVE' THEN o.state = 'SENT_TO_DRIVER' AND o.driver_id = f.driver_id
               WHEN 'CHAIN' THEN o.state IN ('FREE', 'FREE_LONG')
               ELSE o.state = 'PREORDER_FREE' END
-      RETURNING f.id, f.driver_id, f.order_id`,
-  );
+      RETURNING f.id, f.driver_id, f.order_id`);
 }
 
 export interface TimedStateRow {
@@ -156,12 +140,8 @@ export interface TimedStateRow {
 
 /** Orders in the given states, for the timed rules (FREE_LONG alerts, advance orders). */
 export async function readOrdersInStates(db: DbOrTx, states: readonly string[], limit = 1000): Promise<TimedStateRow[]> {
-  return db.$queryRawUnsafe<TimedStateRow[]>(
-    `SELECT o.id, o.service_id, o.region_id, o.state, o.driver_id, o.created_at, o.pre_order_time, c.next_try_at
+  return sqlQuery<TimedStateRow>(db, `SELECT o.id, o.service_id, o.region_id, o.state, o.driver_id, o.created_at, o.pre_order_time, c.next_try_at
        FROM orders o LEFT JOIN dispatch_order c ON c.order_id = o.id
       WHERE o.state = ANY($1::text[])
-      ORDER BY o.created_at LIMIT $2`,
-    states,
-    limit,
-  );
+      ORDER BY o.created_at LIMIT $2`, [states, limit]);
 }

@@ -14,6 +14,7 @@ import { publish } from "../events/bus";
 import { lockOrder, moveOrderInTx, publishMoves, type MovedOrder } from "../orders/move-order";
 import { OFFERABLE_STATES } from "../orders/states";
 import type { OfferSource } from "./core/types";
+import { sqlQuery } from "../db/sql";
 
 export type OfferKind = "LIVE" | "CHAIN" | "ADVANCE";
 
@@ -46,10 +47,7 @@ interface LockedDriver {
 }
 
 export async function lockDriverRow(tx: Tx, id: number): Promise<LockedDriver | undefined> {
-  const rows = await tx.$queryRawUnsafe<LockedDriver[]>(
-    `SELECT id, state::text AS state, active, call_sign FROM driver WHERE id = $1 FOR NO KEY UPDATE`,
-    id,
-  );
+  const rows = await sqlQuery<LockedDriver>(tx, `SELECT id, state::text AS state, active, call_sign FROM driver WHERE id = $1 FOR NO KEY UPDATE`, [id]);
   return rows[0];
 }
 

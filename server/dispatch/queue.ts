@@ -5,6 +5,7 @@
 import type { Db, DbOrTx } from "../db";
 import { OrderError } from "../errors";
 import { readQueuePlaces } from "./data";
+import { sqlQuery } from "../db/sql";
 
 export interface QueuePlace {
   region_id: number;
@@ -25,10 +26,7 @@ export async function queuePlaceOf(db: DbOrTx, driverId: number): Promise<QueueP
 /** Joins the queue of the region the driver stands in (staying in it keeps the place). */
 export async function joinQueue(db: Db, driverId: number): Promise<QueuePlace> {
   await db.$transaction(async (tx) => {
-    const rows = await tx.$queryRawUnsafe<Array<{ state: string; region_id: number | null }>>(
-      `SELECT state::text AS state, region_id FROM driver WHERE id = $1 FOR NO KEY UPDATE`,
-      driverId,
-    );
+    const rows = await sqlQuery<{ state: string; region_id: number | null }>(tx, `SELECT state::text AS state, region_id FROM driver WHERE id = $1 FOR NO KEY UPDATE`, [driverId]);
     const d = rows[0];
     if (!d) throw new OrderError("NOT_FOUND", { what: "Driver", id: driverId });
     if (d.state !== "FREE") throw new OrderError("CONFLICT", { reason: d.state === "OFFLINE" ? "not on shift: start a shift first" : "only a free driver stands in a queue" });

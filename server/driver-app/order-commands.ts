@@ -2,11 +2,12 @@
 // the reply the app reads (the order as order-view.ts shows it).
 import type { Db } from "../db";
 import { kopecksToRoubles } from "../balances/money";
-import { acceptOrder } from "../orders/commands/accept-order";
+import { acceptOffer } from "../dispatch/answer-offer";
+import { takeBoughtOrder } from "../exchange/participant/take-bought-order";
 import { completeOrder } from "../orders/commands/complete-order";
 import { refuseOrder } from "../orders/commands/refuse-order";
 import { setDriverStatus, type DriverStatusInput } from "../orders/commands/set-driver-status";
-import type { TakeFreeOrderInput } from "../orders/commands/take-free-order";
+import { takeFreeOrder, type TakeFreeOrderInput } from "../orders/commands/take-free-order";
 import type { DriverIdentity } from "./keys";
 import { readDriverOrder, type DriverOrderView } from "./order-view";
 import { publishDriver } from "./shift";
@@ -16,8 +17,10 @@ async function reply(db: Db, me: DriverIdentity, orderId: number): Promise<Drive
   return readDriverOrder(db, orderId);
 }
 
+/** Accept: the live offer made to the driver, else an order bought on the exchange, else a free order of ours. */
 export async function acceptOrderReply(db: Db, me: DriverIdentity, input: TakeFreeOrderInput) {
-  return reply(db, me, (await acceptOrder(db, me, input)).orderId);
+  const accepted = (await acceptOffer(db, me, { uuid: input.uuid }, input.arrivalMinutes)) ?? (await takeBoughtOrder(db, me, input)) ?? (await takeFreeOrder(db, me, input));
+  return reply(db, me, accepted.orderId);
 }
 
 export async function refuseOrderReply(db: Db, me: DriverIdentity, input: { uuid: string; reason?: string }) {

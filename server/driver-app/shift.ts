@@ -8,6 +8,7 @@ import { lockDriver } from "../orders/commands/driver-party";
 import { DRIVER_HOLDING_STATES } from "../orders/states";
 import { leaveQueue, leaveQueueUnlessIn } from "../dispatch/queue";
 import type { DriverIdentity } from "./keys";
+import { sqlQuery } from "../db/sql";
 
 /** Tells the consoles (live map, drivers table) where the driver is and in which state. */
 export async function publishDriver(db: Db, driverId: number): Promise<void> {
@@ -70,17 +71,8 @@ export async function endShift(db: Db, me: DriverIdentity) {
 /** A position report: stored on the driver (with the region it lies in) and told to the consoles. */
 export async function reportPosition(db: Db, me: DriverIdentity, p: PositionInput) {
   const place = await positionData(db, me, p);
-  const rows = await db.$queryRawUnsafe<Array<{ state: string }>>(
-    `UPDATE driver SET lat = $2, lon = $3, speed = $4, bearing = $5, position_at = $6, region_id = $7
-      WHERE id = $1 AND state <> 'OFFLINE' RETURNING state::text AS state`,
-    me.id,
-    place.lat,
-    place.lon,
-    place.speed,
-    place.bearing,
-    place.positionAt,
-    place.regionId,
-  );
+  const rows = await sqlQuery<{ state: string }>(db, `UPDATE driver SET lat = $2, lon = $3, speed = $4, bearing = $5, position_at = $6, region_id = $7
+      WHERE id = $1 AND state <> 'OFFLINE' RETURNING state::text AS state`, [me.id, place.lat, place.lon, place.speed, place.bearing, place.positionAt, place.regionId]);
   const row = rows[0];
   if (!row) throw new OrderError("CONFLICT", { reason: "not on shift: start a shift first" });
   // Out of the parking region (or busy): out of its queue.

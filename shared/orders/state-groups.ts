@@ -46,6 +46,7 @@ export const DRIVER_SETTABLE_TARGETS = [
   "IN_PROCESS",
   "AWAITING_PAYMENT",
   "DONE_CALL_FAILED",
+  "PREORDER_CONFIRM_SUCCESSFUL",
 ] as const satisfies readonly OrderState[];
 export type DriverSettableTarget = (typeof DRIVER_SETTABLE_TARGETS)[number];
 

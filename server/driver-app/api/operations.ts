@@ -3,7 +3,7 @@ import { z } from "zod";
 import { issueDriverAppKey, revokeDriverAppKey, type DriverIdentity } from "../keys";
 import { cityMap } from "../map";
 import { navigate } from "../../routing/navigate";
-import { DRIVER_TARGETS } from "../../orders/commands/set-driver-status";
+import { DRIVER_SETTABLE_TARGETS } from "../../orders/states";
 import { joinQueue, leaveQueue, queuePlaceOf } from "../../dispatch/queue";
 import { driverProfile, myOrders } from "../profile";
 import { listFreeOrders } from "../free-orders";
@@ -227,11 +227,11 @@ export const rejectOperation = defineDriverAppOperation({
 export const statusOperation = defineDriverAppOperation({
   method: "POST",
   path: "orders/status",
-  summary: `Move an order of the driver's to ${DRIVER_TARGETS.join(", ")} (the state machine decides)`,
+  summary: `Move an order of the driver's to ${DRIVER_SETTABLE_TARGETS.join(", ")} (the state machine decides)`,
   auth: "driver",
   input: z.object({
     uuid: uuidParam,
-    status: z.enum(DRIVER_TARGETS, `one of ${DRIVER_TARGETS.join(", ")}`),
+    status: z.enum(DRIVER_SETTABLE_TARGETS, `one of ${DRIVER_SETTABLE_TARGETS.join(", ")}`),
     arrival_minutes: integerIn(0, 600).optional(),
     version: integerIn(0, 2_147_483_647).optional(),
     reason: z.string("text").max(500, "text of at most 500 characters").optional(),

@@ -5,6 +5,7 @@ import type { Actor } from "../../actor";
 import { OrderError, ValidationError } from "../../errors";
 import { lockOrder } from "../move-order";
 import { codeOf, isOrderState, type OrderState } from "../states";
+import { sqlQuery } from "../../db/sql";
 
 export interface OrderDriver {
   id: number;
@@ -21,7 +22,7 @@ export interface LockedDriver {
 }
 
 export async function lockDriver(tx: Tx, id: number): Promise<LockedDriver> {
-  const rows = await tx.$queryRawUnsafe<LockedDriver[]>(`SELECT id, state::text AS state, active FROM driver WHERE id = $1 FOR NO KEY UPDATE`, id);
+  const rows = await sqlQuery<LockedDriver>(tx, `SELECT id, state::text AS state, active FROM driver WHERE id = $1 FOR NO KEY UPDATE`, [id]);
   const row = rows[0];
   if (!row) throw new ValidationError("NOT_FOUND", { what: "Driver", id });
   return row;

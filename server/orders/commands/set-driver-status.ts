@@ -7,21 +7,11 @@ import { moveOrderInTx, publishMoves } from "../move-order";
 import type { OrderState } from "../states";
 import { driverActor, lockDriversOrder, type OrderDriver } from "./driver-party";
 
-/** The statuses a driver may set on an order of theirs (through the state machine). */
-export const DRIVER_TARGETS = [
-  "RECEIVED_BY_DRIVER",
-  "CONFIRMED",
-  "AWAITING_CLIENT",
-  "IN_PROCESS",
-  "AWAITING_PAYMENT",
-  "DONE_CALL_FAILED",
-  "PREORDER_CONFIRM_SUCCESSFUL",
-] as const satisfies readonly OrderState[];
-export type DriverTarget = (typeof DRIVER_TARGETS)[number];
+import type { DriverSettableTarget } from "../states";
 
 export interface DriverStatusInput {
   uuid: string;
-  status: DriverTarget;
+  status: DriverSettableTarget;
   arrivalMinutes?: number;
   version?: number;
   reason?: string;

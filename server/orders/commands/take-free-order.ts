@@ -4,12 +4,11 @@
 // arrival time) in one transaction; a radio order passes through FREE (the
 // reference allows SENT_TO_DRIVER from FREE only); a free advance order
 // becomes PREORDER_ATTACHED. Whoever locks the order first wins; the others
-// get CONFLICT. An order another participant sells on the exchange is taken
-// there first (of several takers one wins; the others get GONE).
+// get CONFLICT. (An order bought on the exchange is taken there first:
+// exchange/participant/take-bought-order.ts.)
 import type { Db } from "../../db";
 import { OrderError } from "../../errors";
 import { driveMinutes } from "../../routing/arrival";
-import { takeOffer } from "../../exchange/participant/take";
 import { loadSettings } from "../../dispatch/settings";
 import { lockOrder, moveOrderInTx, publishMoves, type MovedOrder } from "../move-order";
 import { FREE_STATES, type OrderState } from "../states";
@@ -23,19 +22,6 @@ export interface TakeFreeOrderInput {
 
 export async function takeFreeOrder(db: Db, me: OrderDriver, input: TakeFreeOrderInput): Promise<{ orderId: number }> {
   const actor = driverActor(me);
-  const offered = await db.order.findUnique({
-    where: { uuid: input.uuid },
-    select: { serviceId: true, exchangeLink: { select: { role: true, phase: true, exchangeOrderId: true } } },
-  });
-  const link = offered?.exchangeLink;
-  if (offered && link?.role === "BOUGHT" && link.exchangeOrderId) {
-    const driver = await db.driver.findUniqueOrThrow({ where: { id: me.id }, select: { state: true, services: { where: { serviceId: offered.serviceId }, select: { serviceId: true } } } });
-    if (driver.state !== "FREE") throw new OrderError("CONFLICT", { reason: driver.state === "OFFLINE" ? "not on shift: start a shift first" : "the driver is busy with another order" });
-    if (driver.services.length === 0) throw new OrderError("FORBIDDEN", { reason: "the order is of a service the driver does not serve" });
-    if (link.phase !== "OFFERED") throw new OrderError("CONFLICT", { reason: "the order is no longer free" });
-    const taken = await takeOffer(db, link.exchangeOrderId, me.id, { arrivalMinutes: input.arrivalMinutes, actor });
-    return { orderId: taken.orderId };
-  }
   const settings = await loadSettings(db);
   const moves = await db.$transaction(async (tx) => {
     const order = await lockOrder(tx, { uuid: input.uuid });
