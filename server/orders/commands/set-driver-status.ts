@@ -4,7 +4,6 @@
 import type { Db } from "../../db";
 import { acceptOffer } from "../../dispatch/answer-offer";
 import { moveOrderInTx, publishMoves } from "../move-order";
-import type { OrderState } from "../states";
 import { driverActor, lockDriversOrder, type OrderDriver } from "./driver-party";
 
 import type { DriverSettableTarget } from "../states";
