@@ -13,6 +13,7 @@ import { closeDb, connection, db, withSession } from "./db";
 import { migrate } from "./db/migrate";
 import { seedDatabase } from "./seed";
 import { setUpDemoExchange } from "./seed/demo-exchange";
+import { enableDemoDispatch } from "./dispatch/demo-rules";
 import { appHandler } from "./http/app-handler";
 import { createAppServers, tlsConfigured } from "./http/tls";
 import { startBackgroundWork } from "./background";
@@ -73,6 +74,7 @@ async function main(): Promise<void> {
     }
   });
   if (cfg.SEED_DEMO) await setUpDemoExchange(db(), publicUrl);
+  if (seeded.demoCreated && cfg.SIMULATE) await enableDemoDispatch(db());
 
   const app = next({ dev, dir: root, hostname: "localhost", port: cfg.PORT });
   await app.prepare();
