@@ -12,13 +12,14 @@ import * as map from "./console/map";
 import * as balances from "./console/balances";
 import * as reference from "./console/reference";
 import * as exchange from "./console/exchange";
+import * as dispatch from "./console/dispatch";
 
 // One file per page (console/*.ts); the two languages side by side in each.
-const ru = { ...shell.ru, ...board.ru, ...newOrder.ru, ...drivers.ru, ...admin.ru, ...map.ru, ...balances.ru, ...reference.ru, ...exchange.ru };
+const ru = { ...shell.ru, ...board.ru, ...newOrder.ru, ...drivers.ru, ...admin.ru, ...map.ru, ...balances.ru, ...reference.ru, ...exchange.ru, ...dispatch.ru };
 
 export type ConsoleStrings = typeof ru;
 
-const en: ConsoleStrings = { ...shell.en, ...board.en, ...newOrder.en, ...drivers.en, ...admin.en, ...map.en, ...balances.en, ...reference.en, ...exchange.en };
+const en: ConsoleStrings = { ...shell.en, ...board.en, ...newOrder.en, ...drivers.en, ...admin.en, ...map.en, ...balances.en, ...reference.en, ...exchange.en, ...dispatch.en };
 
 export const consoleStrings: Record<Locale, ConsoleStrings> = { ru, en };
 

@@ -1,8 +1,8 @@
 "use client";
-// The dispatch strings in the console's language.
-import { dispatchStrings, type DispatchStrings } from "@/server/i18n/dispatch-strings";
+// The dispatch strings (shared/i18n/console/dispatch.ts) in the console's language.
+import type { DispatchStrings } from "@/shared/i18n/console/dispatch";
 import { useI18n } from "../i18n";
 
 export function useDispatchStrings(): DispatchStrings {
-  return dispatchStrings[useI18n().locale];
+  return useI18n().t.dispatch;
 }

@@ -56,6 +56,12 @@ async function freshOrder(): Promise<{ id: number; version: number }> {
 
 const pickup = { street: "ул. Ленина", house: "2" };
 
+/** A distribution rule for dispatch.saveSettings (manual only). */
+const DISPATCH_RULE = {
+  regionId: null, mode: "MANUAL", strategy: "GREEDY", acceptSeconds: 20, attempts: 3, radiusKm: 5, freeLongMinutes: 5, batchSeconds: 5,
+  fairnessWeight: 2, chainMinutes: 4, minBalance: -100_000, advanceLeadMinutes: 60, confirmLeadMinutes: 20,
+};
+
 export const EXPECTATIONS: Record<string, Expectation> = {
   "session.me": { access: "any operator", audit: false, bad: null, cases: [ok("who am I", () => undefined)] },
   "session.setLocale": { access: "any operator", audit: "user", bad: { locale: "de" }, cases: [ok("remembers the language", () => ({ locale: "en" }))] },
@@ -113,6 +119,38 @@ export const EXPECTATIONS: Record<string, Expectation> = {
     bad: { phone: "1", pickup },
     cases: [ok("a phone order", () => ({ phone: "89161112233", pickup })), notFound("an unknown service", () => ({ phone: "89161112233", pickup, serviceId: MISSING })), { what: "a blacklisted phone", input: () => ({ phone: BLACKLISTED_PHONE, pickup }), gives: { code: "UNPROCESSABLE_CONTENT", domainCode: "BLACKLISTED" } }],
   },
+
+  "dispatch.settings": { access: ["ADMIN", "DISPATCHER"], audit: false, bad: null, cases: [ok("the distribution rules", () => undefined)] },
+  "dispatch.saveSettings": {
+    access: ADMIN,
+    audit: "dispatchSetting",
+    bad: { serviceId: -1 },
+    cases: [
+      ok("a service's rule (manual only: nothing dispatches in this tier)", (fx) => ({ ...DISPATCH_RULE, serviceId: fx.serviceId })),
+      notFound("an unknown service", () => ({ ...DISPATCH_RULE, serviceId: MISSING })),
+    ],
+  },
+  "dispatch.deleteSettings": { access: ADMIN, audit: "dispatchSetting", bad: { id: 0 }, cases: [notFound("an unknown rule", () => ({ id: MISSING }))] },
+  "dispatch.order": { access: DISPATCHER, audit: false, bad: { orderId: "x" }, cases: [ok("the order's offers and control", (fx) => ({ orderId: fx.orderId }))] },
+  "dispatch.candidates": { access: DISPATCHER, audit: false, bad: { orderId: 0 }, cases: [ok("drivers with arrival times", (fx) => ({ orderId: fx.orderId }))] },
+  "dispatch.pause": {
+    access: DISPATCHER,
+    audit: "order",
+    bad: { orderId: 1, paused: "yes" },
+    cases: [ok("pauses a free order", async () => ({ orderId: (await freshOrder()).id, paused: true })), notFound("an unknown order", () => ({ orderId: MISSING, paused: true }))],
+  },
+  "dispatch.send": { access: DISPATCHER, audit: "order", bad: { orderId: 1, driverId: "x" }, cases: [notFound("an unknown order", (fx) => ({ orderId: MISSING, driverId: fx.driverId }))] },
+  "dispatch.takeBack": {
+    access: DISPATCHER,
+    audit: "order",
+    bad: { orderId: "x" },
+    cases: [
+      notFound("an unknown order", () => ({ orderId: MISSING })),
+      { what: "a free order has no driver to take it from", input: async () => ({ orderId: (await freshOrder()).id }), gives: { code: "CONFLICT", domainCode: "CONFLICT" } },
+    ],
+  },
+  "dispatch.queues": { access: DISPATCHER, audit: false, bad: { cityId: "x" }, cases: [ok("parking queues", () => ({}))] },
+  "dispatch.trouble": { access: DISPATCHER, audit: false, bad: null, cases: [ok("orders in trouble", () => undefined)] },
 
   "reference.lookups": { access: "any operator", audit: false, bad: null, cases: [ok("cities, services, regions", () => undefined)] },
   "reference.streets": { access: DISPATCHER, audit: false, bad: { q: "" }, cases: [ok("street search", () => ({ q: "Лен" }))] },

@@ -1,7 +1,6 @@
-// The console's strings for automatic dispatch (ru, en), apart from the big
-// console.ts: merged into the console's strings as `dispatch` by the lead, or
-// read through useDispatchStrings() (app/components/dispatch/strings.ts).
-const ru = {
+// The console's words for automatic dispatch (the distribution rules, the
+// order card's offers, queues and orders in trouble), Russian and English.
+const ruDispatch = {
   tab: "Распределение",
   title: "Распределение заказов",
   sub: "Как заказы службы (или района подачи) предлагаются водителям. Без настройки водители сами берут свободные заказы.",
@@ -57,9 +56,9 @@ const ru = {
   minutes: (n: number) => `${n} мин`,
 };
 
-export type DispatchStrings = typeof ru;
+export type DispatchStrings = typeof ruDispatch;
 
-const en: DispatchStrings = {
+const enDispatch: DispatchStrings = {
   tab: "Distribution",
   title: "Order distribution",
   sub: "How a service's orders (or a pickup region's) are offered to drivers. Without a rule drivers take free orders themselves.",
@@ -113,4 +112,5 @@ const en: DispatchStrings = {
   minutes: (n: number) => `${n} min`,
 };
 
-export const dispatchStrings: Record<"ru" | "en", DispatchStrings> = { ru, en };
+export const ru = { dispatch: ruDispatch };
+export const en = { dispatch: enDispatch };
