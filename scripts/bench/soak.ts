@@ -235,7 +235,7 @@ function chart(results: SoakDb[], at: string): string {
     };
     panel(0, `memory${r.verdict.ok ? " (flat)" : " (RISING)"}`, [
       { name: "RSS", ys: r.minutes.map((m) => m.rssMb) },
-      { name: "V8 heap used", ys: r.minutes.map((m) => m.heapUsedMb) },
+      { name: "V8 heap (floor)", ys: r.minutes.map((m) => m.heapUsedMb) },
       { name: "outside the heap", ys: r.minutes.map((m) => m.externalMb) },
     ], "MB");
     const kinds = Object.keys(r.minutes[0]?.p99 ?? {});
