@@ -15,7 +15,9 @@ export async function setup(project: TestProject): Promise<void> {
   acquired = true;
   database = await cloneTemplate(template);
   // The integration files derive keys from the suite's usual APP_SECRET (the seed does not depend on it).
-  server = await startServer({ db: TEST_DB, env: database.env, seeded: { ...template, appSecret: process.env.APP_SECRET ?? DEFAULT_APP_SECRET } });
+  // No demand markup: files compare prices of calls made at once or one after another, while the count of
+  // free orders moves with background work (tests/unit/demand.test.ts covers the markup).
+  server = await startServer({ db: TEST_DB, env: { ...database.env, DEMAND_STEP_PERCENT: "0" }, seeded: { ...template, appSecret: process.env.APP_SECRET ?? DEFAULT_APP_SECRET } });
   project.provide("reliabilityTemplate", template);
   project.provide("baseUrl", server.url);
   project.provide("apiKey", server.apiKey);

@@ -104,7 +104,7 @@ export interface AppProcess {
 /** The line server/main.ts prints once it listens. */
 const READY = /Taxi dispatch is running at /;
 
-/** The suites' defaults: production mode, quiet, nothing that writes by itself, loopback receivers allowed. */
+/** The suites' defaults: production mode, quiet, loopback receivers allowed (the simulator and the demo exchange are each launcher's choice). */
 function baseEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -113,9 +113,6 @@ function baseEnv(): NodeJS.ProcessEnv {
     HOST: "127.0.0.1",
     LANGUAGE: "en",
     LOG_LEVEL: "warn",
-    // The built-in simulator and demo exchange would write by themselves.
-    SIMULATE: "0",
-    DEMO_EXCHANGE: "0",
     // The suites' receivers, fake exchanges and participants listen on loopback (server/http/outgoing.ts refuses it by default).
     OUTGOING_ALLOW: "127.0.0.0/8,::1",
   };
@@ -252,6 +249,9 @@ export async function startServer(options: StartOptions = {}): Promise<StartedSe
       SEED_ADMIN_EMAIL: adminEmail,
       SEED_ADMIN_PASSWORD: adminPassword,
       SEED_DEMO: options.seedDemo === false ? "0" : "1",
+      // The built-in simulator and demo exchange would write by themselves.
+      SIMULATE: "0",
+      DEMO_EXCHANGE: "0",
       APP_SECRET: options.seeded?.appSecret ?? process.env.APP_SECRET ?? DEFAULT_APP_SECRET,
       ...(database ? { DATABASE_URL: database.url } : {}),
       ...options.env,

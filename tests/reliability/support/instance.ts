@@ -46,6 +46,8 @@ export async function appInstance(database: TestDatabase, options: InstanceOptio
       OUTBOX_POLL_MS: "100",
       EXCHANGE_JOB_INTERVAL_MS: "500",
       EXCHANGE_CHECK_SECONDS: "0",
+      // The built-in simulator (on by default) would write by itself.
+      SIMULATE: "0",
       ...database.env,
       ...options.env,
     },
