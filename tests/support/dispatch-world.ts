@@ -4,7 +4,15 @@
 // describes it, and orders made through the dispatch API.
 import { expect } from "vitest";
 import { provisioningKeyFor } from "@/server/driver-app/keys";
-import { signIn, trpcMutation, trpcQuery } from "../reliability/support/console";
+import { signIn, trpcMutation, trpcQuery, type TrpcReply } from "../reliability/support/console";
+// The console's transformer with its custom types (the board's rows travel as compact tuples).
+import { superjson } from "../../shared/board-wire";
+
+/** A reply as the console reads it: superjson's json with its meta (dates, the board's row pages). */
+function decoded<T>(reply: TrpcReply): T {
+  const wire = (reply.body as { result?: { data?: Parameters<typeof superjson.deserialize>[0] } }).result?.data;
+  return (wire ? superjson.deserialize(wire) : reply.data) as T;
+}
 
 export const APP_SECRET = process.env.APP_SECRET ?? "test-secret-test-secret-test-secret-0123";
 export const PROVISIONING = provisioningKeyFor(APP_SECRET);
@@ -160,13 +168,13 @@ export class Console {
   async query<T>(path: string, input?: unknown): Promise<T> {
     const reply = await trpcQuery(this.base, path, input, this.cookie);
     expect(reply.error, JSON.stringify(reply.error)).toBeUndefined();
-    return reply.data as T;
+    return decoded<T>(reply);
   }
 
   async mutate<T>(path: string, input: unknown): Promise<T> {
     const reply = await trpcMutation(this.base, path, input, this.cookie);
     expect(reply.error, JSON.stringify(reply.error)).toBeUndefined();
-    return reply.data as T;
+    return decoded<T>(reply);
   }
 
   async mutateError(path: string, input: unknown) {
