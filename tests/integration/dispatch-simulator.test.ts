@@ -6,10 +6,8 @@
 // nothing is lost or stuck, the drivers' answers show all three outcomes,
 // and the database's rules held: never two live offers of one order or to
 // one driver at once.
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PGlite } from "@electric-sql/pglite";
-import pg from "pg";
+import { openServerDatabase } from "../support/server-database";
 import { startServer, type StartedServer } from "../support/server";
 import { Console, DEFAULT_SETTINGS, PROVISIONING } from "../support/dispatch-world";
 import { Engine } from "@/server/simulator/engine";
@@ -32,21 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
 });
-
-type Query = <T>(sql: string, params?: unknown[]) => Promise<T[]>;
-
-async function openDatabase(s: StartedServer): Promise<{ query: Query; close: () => Promise<void> }> {
-  if (s.databaseUrl) {
-    const client = new pg.Client({ connectionString: s.databaseUrl });
-    await client.connect();
-    return { query: async <T,>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as T[], close: () => client.end() };
-  }
-  const exited = new Promise((resolve) => s.process.once("exit", resolve));
-  s.process.kill("SIGTERM");
-  await exited;
-  const db = new PGlite(path.join(s.dataDir, "pglite"));
-  return { query: async <T,>(sql: string, params: unknown[] = []) => (await db.query<T>(sql, params)).rows, close: () => db.close() };
-}
 
 describe("the simulator under automatic dispatch", () => {
   it("plays a quarter of an hour of offers: answered, refused, timed out; every order final", async () => {
@@ -82,7 +65,7 @@ describe("the simulator under automatic dispatch", () => {
     expect(summary.totals.completed).toBeGreaterThan(10);
     for (const code of Object.keys(summary.errors)) expect(EXPECTED_REFUSALS, `failed calls: ${JSON.stringify(summary.errors)}`).toContain(code);
 
-    const { query, close } = await openDatabase(s);
+    const { query, close } = await openServerDatabase(s);
     try {
       const outcomes = await query<{ state: string; n: number }>(`SELECT state::text AS state, count(*)::int AS n FROM dispatch_offer WHERE sent_at >= $1 GROUP BY 1`, [startedAt]);
       const by = Object.fromEntries(outcomes.map((o) => [o.state, o.n]));

@@ -5,10 +5,8 @@
 // stuck, and every balance must add up: each driver's balance is the sum of
 // its ledger, and the commission debits are exactly those of the orders the
 // drivers completed.
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { PGlite } from "@electric-sql/pglite";
-import pg from "pg";
+import { openServerDatabase } from "../support/server-database";
 import { startServer, type StartedServer } from "../support/server";
 import { cloneTemplate, TEST_DB, type TestDatabase } from "../reliability/support/db";
 import { provisioningKeyFor } from "@/server/driver-app/keys";
@@ -35,22 +33,6 @@ afterAll(async () => {
   await server?.stop();
   await database?.drop();
 });
-
-type Query = <T>(sql: string, params?: unknown[]) => Promise<T[]>;
-
-/** Stops the server (the embedded database has one owner) and opens its database. */
-async function openDatabase(s: StartedServer): Promise<{ query: Query; close: () => Promise<void> }> {
-  if (s.databaseUrl) {
-    const client = new pg.Client({ connectionString: s.databaseUrl });
-    await client.connect();
-    return { query: async <T,>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as T[], close: () => client.end() };
-  }
-  const exited = new Promise((resolve) => s.process.once("exit", resolve));
-  s.process.kill("SIGTERM");
-  await exited;
-  const db = new PGlite(path.join(s.dataDir, "pglite"));
-  return { query: async <T,>(sql: string, params: unknown[] = []) => (await db.query<T>(sql, params)).rows, close: () => db.close() };
-}
 
 describe("the simulator", () => {
   it("plays a simulated hour: every order ends in a final state and every balance adds up", async () => {
@@ -93,7 +75,7 @@ describe("the simulator", () => {
     // Drivers went on and off shift.
     expect(lines.join("\n")).toMatch(/drivers \d+ on shift/);
 
-    const { query, close } = await openDatabase(s);
+    const { query, close } = await openServerDatabase(s);
     try {
       // Every order the passengers made is final.
       const open = await query<{ uuid: string; state: string }>(
