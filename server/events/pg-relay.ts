@@ -1,14 +1,20 @@
-// Live events between instances sharing one PostgreSQL: every local event is
+// Live events between instances sharing one PostgreSQL: local events are
 // sent with NOTIFY on one channel, and a dedicated LISTEN connection hands
 // the other instances' events to the local bus. (On the embedded database
 // there is one process, and the in-process bus is all there is.)
+//
+// Events are sent in batches: one NOTIFY at a time is in flight, and the
+// events published meanwhile go together in the next one. A NOTIFY is a
+// round trip (a socket write and read here, and a read on every listening
+// connection), which under load cost as much as the work that caused the
+// event: an order created or an exchange notification delivered paid one
+// each (docs/performance.md). A lone event still goes at once.
 import pg from "pg";
 import { log } from "../log";
 import { deliverRemote, setForwarder, type Envelope } from "./bus";
+import { relayBatches, readRelayPayload } from "./relay-batch";
 
 const CHANNEL = "taxi_events";
-// NOTIFY payloads are limited to 8000 bytes; events are far smaller.
-const MAX_PAYLOAD = 7900;
 
 export async function startPgRelay(connectionString: string, pool: pg.Pool): Promise<() => Promise<void>> {
   let listener: pg.Client | undefined;
@@ -19,7 +25,7 @@ export async function startPgRelay(connectionString: string, pool: pg.Pool): Pro
     client.on("notification", (message) => {
       if (!message.payload) return;
       try {
-        deliverRemote(JSON.parse(message.payload) as Envelope);
+        for (const envelope of readRelayPayload(message.payload)) deliverRemote(envelope);
       } catch (error) {
         log.warn("event relay: bad payload", error);
       }
@@ -35,15 +41,29 @@ export async function startPgRelay(connectionString: string, pool: pg.Pool): Pro
   };
   await connect();
 
+  let waiting: Envelope[] = [];
+  let sending: Promise<void> | undefined;
+  const send = async (): Promise<void> => {
+    while (waiting.length) {
+      const batch = waiting;
+      waiting = [];
+      // In order, one NOTIFY per payload: a listener sees them in the order sent.
+      for (const payload of relayBatches(batch)) {
+        await pool.query("SELECT pg_notify($1, $2)", [CHANNEL, payload]).catch((error: unknown) => log.warn("event relay: notify failed", error));
+      }
+    }
+  };
   setForwarder((envelope) => {
-    const payload = JSON.stringify(envelope);
-    if (payload.length > MAX_PAYLOAD) return;
-    pool.query("SELECT pg_notify($1, $2)", [CHANNEL, payload]).catch((error: unknown) => log.warn("event relay: notify failed", error));
+    waiting.push(envelope);
+    sending ??= send().finally(() => {
+      sending = undefined;
+    });
   });
 
   return async () => {
     stopped = true;
     setForwarder(undefined);
+    await sending;
     await listener?.end().catch(() => undefined);
   };
 }

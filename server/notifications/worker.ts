@@ -5,7 +5,8 @@
 // attempt follows: delivery is at least once, and receivers deduplicate by
 // the delivery id. Messages sharing an ordering key go one at a time, in order.
 import { db } from "../db";
-import { rawQuery, sqlExecute, sqlQuery } from "../db/sql";
+import { sqlExecute, sqlQuery } from "../db/sql";
+import { writeBatcher } from "../db/write-batcher";
 import { log } from "../log";
 import { publish } from "../events/bus";
 import { deliver, type DeliveryResult } from "./senders";
@@ -55,26 +56,64 @@ async function claim(): Promise<ClaimedRow[]> {
   );
 }
 
+interface DeliveryRecord {
+  id: number;
+  httpStatus: number | null;
+  error: string | null;
+  durationMs: number;
+  status: "DELIVERED" | "FAILED" | "PENDING";
+  backoffMs: number;
+}
+
+/**
+ * The attempts and the messages' new states, for every delivery that ended
+ * at about the same time, in one statement (server/db/write-batcher.ts): a
+ * batch of deliveries finishes together, and a round trip each was a third
+ * of an exchange registration's cost (docs/performance.md).
+ */
+const recorder = writeBatcher<DeliveryRecord>(async (records) => {
+  await sqlExecute(
+    db(),
+    `WITH r AS (
+       SELECT * FROM unnest($1::int[], $2::int[], $3::text[], $4::int[], $5::text[], $6::int[])
+                  AS r(id, http_status, error, duration_ms, status, backoff_ms)
+     ), attempt AS (
+       INSERT INTO delivery_attempt (message_id, at, http_status, error, duration_ms)
+       SELECT id, now(), http_status, error, duration_ms FROM r
+     )
+     UPDATE outbox_message m
+        SET status = r.status::"OutboxStatus",
+            delivered_at = CASE WHEN r.status = 'DELIVERED' THEN now() ELSE m.delivered_at END,
+            last_error = r.error,
+            next_attempt_at = CASE WHEN r.status = 'PENDING' THEN now() + r.backoff_ms * interval '1 millisecond' ELSE m.next_attempt_at END
+       FROM r
+      WHERE m.id = r.id`,
+    [
+      records.map((r) => r.id),
+      records.map((r) => r.httpStatus),
+      records.map((r) => r.error),
+      records.map((r) => r.durationMs),
+      records.map((r) => r.status),
+      records.map((r) => r.backoffMs),
+    ],
+  );
+});
+
 async function record(row: ClaimedRow, result: DeliveryResult, durationMs: number): Promise<void> {
-  const query = rawQuery(db());
-  const error = result.ok ? null : result.error.slice(0, 1000);
-  let status: "DELIVERED" | "FAILED" | "PENDING";
+  let status: DeliveryRecord["status"];
   if (result.ok) status = "DELIVERED";
   // Final: no more attempts, and the order's later messages go on (the
   // claim waits only for earlier PENDING messages of the same key).
   else if (!result.retriable || row.attempts >= MAX_ATTEMPTS) status = "FAILED";
   else status = "PENDING";
-  // The attempt and the message's new state in one statement (one round trip per delivery).
-  await query(
-    `WITH attempt AS (INSERT INTO delivery_attempt (message_id, at, http_status, error, duration_ms) VALUES ($1, now(), $2, $3, $4))
-     UPDATE outbox_message
-        SET status = $5::"OutboxStatus",
-            delivered_at = CASE WHEN $5 = 'DELIVERED' THEN now() ELSE delivered_at END,
-            last_error = $3,
-            next_attempt_at = CASE WHEN $5 = 'PENDING' THEN now() + ($6 || ' milliseconds')::interval ELSE next_attempt_at END
-      WHERE id = $1`,
-    [row.id, result.httpStatus ?? null, error, durationMs, status, String(status === "PENDING" ? backoffMs(row.attempts) : 0)],
-  );
+  await recorder.add({
+    id: row.id,
+    httpStatus: result.httpStatus ?? null,
+    error: result.ok ? null : result.error.slice(0, 1000),
+    durationMs: Math.round(durationMs),
+    status,
+    backoffMs: status === "PENDING" ? backoffMs(row.attempts) : 0,
+  });
   publish({ type: "outbox.changed", messageId: row.id, status });
   recordDelivery(row.channel, status === "DELIVERED" ? "delivered" : status === "FAILED" ? "failed" : "retry", Number(row.age) + durationMs / 1000, durationMs / 1000);
 }

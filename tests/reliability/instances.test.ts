@@ -145,6 +145,37 @@ describe.skipIf(TEST_DB !== "postgres")("two instances on one PostgreSQL", () =>
     }
   });
 
+  it("a burst of changes on one instance reaches the other's console whole and in order (events travel in batches)", async () => {
+    const t = template();
+    const session = await signIn(b.url, t.adminEmail, t.adminPassword);
+    const stream = await openLiveEvents(b.url, session.cookie);
+    try {
+      expect(stream.status).toBe(200);
+      await until("the stream is live", async () => {
+        await apiA.post("order", { phone: "89161234567", street: "ул. Ленина", house: "5", moderation_required: "no", need_notify: "no" });
+        return stream.events.some((e) => JSON.stringify(e).includes("order.created"));
+      }, 30_000, 300);
+      // Many at once on A: each a creation, then a cancellation of the same order.
+      const made = await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          apiA.post<{ uuid: string }>("order", { phone: `8916${String(2000000 + i)}`, street: "ул. Ленина", house: String(2 + (i % 4)), moderation_required: "no", need_notify: "no" }),
+        ),
+      );
+      for (const r of made) expect(r.error, JSON.stringify(r.error)).toBeUndefined();
+      const uuids = made.map((r) => r.response.uuid);
+      await Promise.all(uuids.map((uuid) => apiA.post("cancel_order", { uuid })));
+      const seen = (uuid: string) => stream.events.map((e) => JSON.stringify(e)).filter((e) => e.includes(uuid));
+      await until("every creation and cancellation on B's console", () => uuids.every((uuid) => seen(uuid).length >= 2), 20_000);
+      for (const uuid of uuids) {
+        const events = seen(uuid);
+        expect(events[0]).toContain("order.created");
+        expect(events.at(-1)).toContain("order.changed");
+      }
+    } finally {
+      stream.close();
+    }
+  });
+
   it("a price token issued by one instance is accepted by the other, once", async () => {
     const token = await priceToken(apiA, "4");
     const made = await apiB.post<{ uuid: string }>("order", { token });
