@@ -3,6 +3,7 @@
 // The client lives on globalThis because the custom server and Next's bundle
 // each load their own copy of this module in the same process, and PGlite
 // must be opened exactly once.
+import { countStatements } from "./metrics/db-statements";
 import path from "node:path";
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
@@ -65,6 +66,7 @@ function open(): Connection {
     // Every session in UTC: timestamps are stored without a zone, written by
     // Prisma as UTC and by SQL's now(); both must mean the same instant.
     const pool = new Pool({ connectionString: cfg.DATABASE_URL, max: cfg.DATABASE_POOL_SIZE, options: SESSION_OPTIONS });
+    pool.on("connect", countStatements);
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { timeout: 15_000, maxWait: 15_000 } });
     return {
       prisma,

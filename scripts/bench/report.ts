@@ -21,6 +21,8 @@ export interface Measurement {
   fixedRate: LoadResult & { rate: number };
   lowRate?: LoadResult & { rate: number };
   peakMemoryMb?: number;
+  /** PostgreSQL: statements the server sent per request served at saturation, deliveries it caused included (scripts/bench/db-work.ts). */
+  dbStatementsPerRequest?: number;
 }
 
 export interface ProfileSummary {
@@ -149,12 +151,12 @@ function table(result: BenchResult): string {
       const m = r.memory;
       lines.push(`Memory at the end: RSS ${fmt(m.rssMb)} MB (peak ${fmt(m.peakMb)} MB); V8 heap ${fmt(m.heapUsedMb)} of ${fmt(m.heapTotalMb)} MB; outside the heap (WASM memories, buffers) ${fmt(m.externalMb)} MB; caches: ${Object.entries(m.caches).map(([k, v]) => `${k} ${v}`).join(", ") || "–"}.`, "");
     }
-    lines.push("| target | req/s at saturation | vs limit | fixed rate | p50 ms | p99 ms | peak MB | failed |");
-    lines.push("|---|---:|---:|---:|---:|---:|---:|---:|");
+    lines.push("| target | req/s at saturation | vs limit | fixed rate | p50 ms | p99 ms | peak MB | failed | DB statements / request |");
+    lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (const m of r.measurements) {
       const share = ratio(r, m);
       const failed = m.saturation.bad + m.fixedRate.bad + (m.lowRate?.bad ?? 0);
-      lines.push(`| ${m.name} | ${fmt(m.saturation.rps)} | ${share === undefined ? "" : `${fmt(share * 100)}%`} | ${m.fixedRate.rate}/s | ${m.fixedRate.latency.p50} | ${m.fixedRate.latency.p99} | ${fmt(m.peakMemoryMb)} | ${failed || ""} |`);
+      lines.push(`| ${m.name} | ${fmt(m.saturation.rps)} | ${share === undefined ? "" : `${fmt(share * 100)}%`} | ${m.fixedRate.rate}/s | ${m.fixedRate.latency.p50} | ${m.fixedRate.latency.p99} | ${fmt(m.peakMemoryMb)} | ${failed || ""} | ${m.dbStatementsPerRequest === undefined ? "" : fmt(m.dbStatementsPerRequest, 2)} |`);
       if (m.lowRate) lines.push(`| ${m.name}, one client | | | ${m.lowRate.rate}/s | ${m.lowRate.latency.p50} | ${m.lowRate.latency.p99} | | |`);
     }
     if (r.exchange) lines.push(`| exchange: POST → on/order/received at the taker (${r.exchange.receivedLatency.n} orders, one at a time) | | | | ${fmt(r.exchange.receivedLatency.p50)} | ${fmt(r.exchange.receivedLatency.p99)} | | |`);

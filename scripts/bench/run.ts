@@ -28,6 +28,7 @@ import { prepareDatabase, type PreparedDb } from "../../tests/support/exchange/d
 import { addParticipants } from "../../tests/support/exchange/fixtures";
 import { startReceiver, type Receiver } from "../../tests/support/exchange/receiver";
 import { signInApi, trpc, type Session } from "../../e2e/support/console-api";
+import { dbWork, type DbWork } from "./db-work";
 import type { LoadJob, LoadResult } from "./load";
 import { writeReport, type BenchResult, type DbResult, type Measurement, type Sample } from "./report";
 import { summarizeProfile } from "./profile";
@@ -243,14 +244,20 @@ interface Target {
   split?: { saturate: LoadJob["variants"]; rate: LoadJob["variants"] };
 }
 
-async function measure(target: Target, base: { app: BenchServer; limit: { url: string; process: ChildProcess } }): Promise<Measurement> {
+async function measure(target: Target, base: { app: BenchServer; limit: { url: string; process: ChildProcess }; work?: DbWork }): Promise<Measurement> {
   const url = target.server === "app" ? base.app.url : base.limit.url;
   const pid = target.server === "app" ? base.app.process.pid : base.limit.process.pid;
   const job = (extra: Partial<LoadJob>): LoadJob => ({ ...target.job, url, connections: M.connections, duration: M.saturate, ...extra });
   log(`  ${target.name}`);
   if (!target.split) await load(job({ duration: M.warm, connections: 10 }));
   resetPeak(pid);
+  const before = target.server === "app" ? await base.work?.statements() : undefined;
   const saturate = await load(job(target.split ? { variants: target.split.saturate } : {}));
+  let dbStatementsPerRequest: number | undefined;
+  if (base.work && before !== undefined && saturate.ok > 0) {
+    await base.work.outboxDrained(20_000);
+    dbStatementsPerRequest = ((await base.work.statements()) - before) / saturate.ok;
+  }
   const rate = await load(job({ duration: M.rate, overallRate: target.rate, ...(target.split ? { variants: target.split.rate } : {}) }));
   const low = target.lowRate ? await load(job({ duration: M.rate, overallRate: target.lowRate, connections: 1 })) : undefined;
   const m: Measurement = {
@@ -261,6 +268,7 @@ async function measure(target: Target, base: { app: BenchServer; limit: { url: s
     fixedRate: { rate: target.rate, ...rate },
     ...(low ? { lowRate: { rate: target.lowRate!, ...low } } : {}),
     peakMemoryMb: vm(pid, "VmHWM"),
+    ...(dbStatementsPerRequest === undefined ? {} : { dbStatementsPerRequest }),
   };
   const bad = saturate.bad + rate.bad + (low?.bad ?? 0);
   log(
@@ -479,6 +487,7 @@ async function benchDatabase(kind: TestDb): Promise<DbResult> {
   );
   log(`${kind}: the server answered ${(app.readyMs / 1000).toFixed(1)} s after its start`);
   const limit = await startLimit(kind, prepared.db);
+  const work = kind === "postgres" && prepared.db.env.DATABASE_URL ? await dbWork(prepared.db.env.DATABASE_URL, app.metricsUrl) : undefined;
   const measurements: Measurement[] = [];
   let consoleResult: DbResult["console"];
   let exchange: DbResult["exchange"];
@@ -497,7 +506,7 @@ async function benchDatabase(kind: TestDb): Promise<DbResult> {
         prepared.addresses[i % prepared.addresses.length]!,
         { latitude: lat + ((i % 50) - 25) / 1000, longitude: lon + ((i % 40) - 20) / 1000 },
       ]);
-    const base = { app, limit };
+    const base = { app, limit, work };
     const form = (o: Record<string, string>) => new URLSearchParams(o).toString();
     // A different client per order, as in real traffic (one phone is one client row, locked by each order of it).
     const phoneOf = (i: number) => `+7926${String(i).padStart(7, "0")}`;
@@ -617,6 +626,7 @@ async function benchDatabase(kind: TestDb): Promise<DbResult> {
     memory = await memoryOf(app);
     if (heap) memory.heap = await heapSnapshot(app, kind);
   } finally {
+    await work?.close();
     await limit.stop();
     await app.stop();
     await prepared.db.drop();

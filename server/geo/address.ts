@@ -7,6 +7,7 @@ import { GeoError } from "../errors";
 import { normalizeHouse } from "./normalize";
 import { regionAt } from "./regions";
 import { findStreet } from "./streets";
+import { cachedHouse } from "./house-cache";
 
 export interface AddressInput {
   name?: string;
@@ -109,7 +110,8 @@ export async function resolveAddress(db: DbOrTx, input: AddressInput, options: R
     if (placed) return placed;
     throw new GeoError("MISSING_PARAMETER", { parameter: options.houseParam });
   }
-  const [house] = await preparedQuery<HouseRow>(db, HOUSE, [street.id, normalizeHouse(houseText)]);
+  const numberKey = normalizeHouse(houseText);
+  const house = await cachedHouse(db, street.id, numberKey, async () => (await preparedQuery<HouseRow>(db, HOUSE, [street.id, numberKey]))[0]);
   if (!house) {
     const placed = await withoutHouse(houseText);
     if (placed) return placed;

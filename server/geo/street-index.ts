@@ -367,6 +367,8 @@ interface State {
   current?: { index: StreetIndex; generation: number; loadedAt: number };
   loading?: { promise: Promise<StreetIndex>; generation: number };
   listening?: Promise<void>;
+  /** Whether the listener's first attempt has finished (a later reconnection bumps the generation). */
+  listened?: boolean;
   loads: number;
 }
 
@@ -390,7 +392,9 @@ function ensureListening(s: State): Promise<void> {
   s.listening ??= listenChannel(s.conn, REFERENCE_CHANNEL, {
     notify: () => void s.generation++,
     resync: () => void s.generation++,
-  }).catch((error: unknown) => log.warn("street index: not listening for changes", error));
+  })
+    .then(() => void (s.listened = true))
+    .catch((error: unknown) => log.warn("street index: not listening for changes", error));
   return s.listening;
 }
 
@@ -437,6 +441,17 @@ export async function streetIndex(db: DbOrTx): Promise<StreetIndex> {
   }
   if (db !== s.conn.prisma) return loadStreetIndex(rawQuery(db));
   return reload(s);
+}
+
+/**
+ * The generation of this process's reference data: bumped by every change
+ * notification (streets, their words, houses) and by a reconnection of the
+ * listener. Undefined until the listener is in place: a cache keyed by it
+ * must not keep anything then (server/geo/house-cache.ts).
+ */
+export function referenceGeneration(): number | undefined {
+  const s = (globalThis as Holder)[key];
+  return s?.listened ? s.generation : undefined;
 }
 
 /** Call after changing streets through this instance (the notification follows anyway). */

@@ -56,6 +56,11 @@ function create() {
       buckets: LATENCY_BUCKETS,
       registers,
     }),
+    dbStatements: new Counter({
+      name: "taxi_db_statements_total",
+      help: "Statements this instance sent to PostgreSQL on its pool, each one round trip (Prisma's and the raw driver's alike; the embedded PGlite is not counted)",
+      registers,
+    }),
     gauge: (name: string, help: string, labelNames: string[], collect: (g: Gauge) => void | Promise<void>) =>
       new Gauge({ name, help, labelNames, registers, collect(this: Gauge) { return collect(this); } }),
   };

@@ -11,7 +11,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/server/generated/prisma/client";
 import type { RawQuery } from "@/server/db";
 import { signInApi, trpc, type Session } from "@/e2e/support/console-api";
-import { apiGet, baseUrl } from "../support/api";
+import { apiGet, apiPost, baseUrl } from "../support/api";
 import { searchStreetsSql, streetPatterns } from "../support/street-sql";
 import { eventually } from "../support/wait";
 
@@ -40,6 +40,29 @@ describe("street index: changes through the console", () => {
     expect(await streets("астероидная")).toEqual([`ул. ${name}`]);
     const inConsole = await trpc<Array<{ fullName: string }>>(baseUrl(), session, "referenceAdmin.streets", { q: "астероидн" });
     expect(inConsole.data?.map((s) => s.fullName)).toEqual([`ул. ${name}`]);
+  });
+});
+
+/** An order's outcome at an address: its error code, or "DONE". */
+async function orderAt(street: string, house: string): Promise<string> {
+  const reply = await apiPost("order", { phone: "89161234567", street, house, moderation_required: "no", need_notify: "no" });
+  return reply.status === "DONE" ? "DONE" : (reply.error?.code ?? "?");
+}
+
+describe("houses looked up once are kept (server/geo/house-cache.ts) and forgotten on a change", () => {
+  it("a house unknown a moment ago is found once the console adds it", async () => {
+    const session = await signInApi(baseUrl(), inject("adminEmail"), inject("adminPassword"));
+    const name = `Звёздная ${Date.now() % 100_000}`;
+    const added = await trpc<{ id: number }>(baseUrl(), session, "referenceAdmin.addStreet", { cityId: 1, kind: "STREET", prefix: "ул.", name, lat: 55.75, lon: 37.62, houses: [{ number: "1", lat: 55.751, lon: 37.621 }] }, "mutation");
+    expect(added.error).toBeUndefined();
+    const street = `ул. ${name}`;
+    await eventually(() => orderAt(street, "1"), (code) => code === "DONE", 10_000);
+    // Asked twice while unknown (the second answer may come from memory), then added.
+    expect(await orderAt(street, "2")).toBe("ADDRESS_NOT_FOUND");
+    expect(await orderAt(street, "2")).toBe("ADDRESS_NOT_FOUND");
+    const more = await trpc(baseUrl(), session, "referenceAdmin.addHouses", { streetId: added.data!.id, houses: [{ number: "2", lat: 55.752, lon: 37.622 }] }, "mutation");
+    expect(more.error).toBeUndefined();
+    expect(await eventually(() => orderAt(street, "2"), (code) => code === "DONE", 10_000)).toBe("DONE");
   });
 });
 
@@ -89,6 +112,24 @@ describe.skipIf(inject("testDb") !== "postgres")("street index on PostgreSQL: ot
 
     await prisma.street.delete({ where: { id: street.id } });
     expect(await streetsOnce("метеорн", (s) => s.length === 0)).toEqual([]);
+  });
+
+  it("sees a house added, moved and deleted with SQL directly (the house cache forgets it)", async () => {
+    const [street] = await query<{ id: number; full_name: string }>(`SELECT id, full_name FROM street WHERE full_name = 'ул. Ленина' AND city_id = 1`);
+    expect(street).toBeDefined();
+    const position = async (uuid: string) => (await query<{ lat: number }>(`SELECT lat FROM orders WHERE uuid = $1::uuid`, [uuid]))[0]?.lat;
+    const orderUuid = async () => {
+      const reply = await apiPost<{ uuid: string }>("order", { phone: "89161234567", street: street!.full_name, house: "7777", moderation_required: "no", need_notify: "no" });
+      return reply.status === "DONE" ? reply.response.uuid : undefined;
+    };
+    expect(await orderAt(street!.full_name, "7777")).toBe("ADDRESS_NOT_FOUND");
+    await query(`INSERT INTO house (street_id, number, number_key, lat, lon) VALUES ($1, '7777', '7777', 55.7001, 37.6)`, [street!.id]);
+    const first = await eventually(orderUuid, (uuid) => uuid !== undefined, 10_000);
+    expect(await position(first!)).toBeCloseTo(55.7001, 6);
+    await query(`UPDATE house SET lat = 55.7002 WHERE street_id = $1 AND number_key = '7777'`, [street!.id]);
+    await eventually(async () => position((await orderUuid())!), (lat) => Math.abs((lat ?? 0) - 55.7002) < 1e-9, 10_000);
+    await query(`DELETE FROM house WHERE street_id = $1 AND number_key = '7777'`, [street!.id]);
+    expect(await eventually(() => orderAt(street!.full_name, "7777"), (code) => code === "ADDRESS_NOT_FOUND", 10_000)).toBe("ADDRESS_NOT_FOUND");
   });
 
   it("loads again after its LISTEN connection was lost (changes meanwhile are not missed)", async () => {
