@@ -46,18 +46,24 @@ function cacheFor(secret: string): Cache {
   return holder[cacheKey].cache;
 }
 
-/** Cookies of a Cookie header, as Next's request cookies read them: split on ";", the last of a name wins, values percent-decoded. */
+/**
+ * Cookies of a Cookie header, read as Next's request cookies read them (so a
+ * cookie getServerSession found is found here): pairs split on ";" and the
+ * spaces after it, the last of a name wins, values percent-decoded (one that
+ * does not decode is dropped), a bare name is "true".
+ */
 export function parseCookies(header: string | undefined): Map<string, string> {
   const cookies = new Map<string, string>();
   if (!header) return cookies;
-  for (const pair of header.split(";")) {
+  for (const pair of header.split(/; */)) {
+    if (!pair) continue;
     const at = pair.indexOf("=");
-    if (at === -1) continue;
-    const name = pair.slice(0, at).trim();
-    const raw = pair.slice(at + 1).trim();
-    if (!name) continue;
+    if (at === -1) {
+      cookies.set(pair, "true");
+      continue;
+    }
     try {
-      cookies.set(name, decodeURIComponent(raw));
+      cookies.set(pair.slice(0, at), decodeURIComponent(pair.slice(at + 1)));
     } catch {
       // not valid percent-encoding: no such cookie, as in Next
     }

@@ -7,8 +7,9 @@
 // What the request went through under Next is kept here:
 //   - the canonical path, matched exactly (case included) by
 //     public-routes.ts; the procedure path is what follows "/api/trpc/";
-//   - bodies over 1 MiB refused, declared (public-routes.ts, before this
-//     handler) or counted as they arrive (limitNextBody), in tRPC's error form;
+//   - GET and POST only (HEAD and OPTIONS answered empty, others 405);
+//   - bodies over 1 MiB refused, declared (guardNextRequest) or counted as
+//     they arrive (limitNextBody), in tRPC's error form;
 //   - the security headers Next added from next.config.js, and a content
 //     security policy (a JSON reply loads nothing);
 //   - the session from next-auth's cookie (server/auth/session-cookie.ts),
@@ -24,7 +25,7 @@ import { appRouter } from "../trpc/root";
 import { createTrpcContext } from "../trpc/context";
 import { TRPC_MAX_BATCH_SIZE } from "../../shared/trpc-limits";
 import { recordRequest } from "../metrics/http";
-import { limitNextBody } from "./next-guard";
+import { guardNextRequest, limitNextBody } from "./next-guard";
 
 export const TRPC_PREFIX = "/api/trpc/";
 
@@ -37,6 +38,10 @@ const SECURITY_HEADERS: Array<[string, string]> = [
   // Operators' data: never kept by a browser's or a proxy's cache.
   ["cache-control", "no-store"],
 ];
+
+/** Methods other than these were answered by Next (the route exported GET and POST): OPTIONS 204, the rest 405. */
+const ALLOW = "GET, HEAD, OPTIONS, POST";
+const METHOD_REFUSAL = JSON.stringify({ error: { json: { message: "Only GET and POST are served here", code: -32005, data: { code: "METHOD_NOT_SUPPORTED", httpStatus: 405 } } } });
 
 /** The procedure path(s) of a canonical /api/trpc/... path, still percent-encoded as on the request line (tRPC decodes it once). */
 function procedurePath(req: IncomingMessage): string {
@@ -56,9 +61,19 @@ function measure(res: ServerResponse): void {
   });
 }
 
-export function handleConsoleTrpc(req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleConsoleTrpc(req: IncomingMessage, res: ServerResponse): Promise<void> {
   measure(res);
   for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
+  const method = req.method ?? "GET";
+  if (method !== "GET" && method !== "POST" && method !== "HEAD") {
+    req.resume();
+    if (method === "OPTIONS") res.writeHead(204, { allow: ALLOW }).end();
+    else res.writeHead(405, { allow: ALLOW, "content-type": "application/json" }).end(METHOD_REFUSAL);
+    return;
+  }
+  // A declared body over the limit: refused before anything reads it.
+  const refusal = guardNextRequest(TRPC_PREFIX, req.headers);
+  if (refusal) return refusal(req, res);
   const path = procedurePath(req);
   limitNextBody(TRPC_PREFIX, req, res);
   // The adapter's promise settles when a reply finishes, and never for a
@@ -72,5 +87,5 @@ export function handleConsoleTrpc(req: IncomingMessage, res: ServerResponse): Pr
     maxBatchSize: TRPC_MAX_BATCH_SIZE,
     createContext: ({ req: request }) => createTrpcContext(request),
   });
-  return done;
+  await done;
 }

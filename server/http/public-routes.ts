@@ -55,10 +55,8 @@ export function publicRoute(target: RequestTarget | undefined, headers?: Incomin
   for (const [prefix, handler] of protocols) {
     if (!underPrefix(path, prefix)) continue;
     if (prefix !== "/api" || !isConsoleApiPath(path)) return handler;
-    // The console's: the limits Next lacked apply to both (a declared body over 1 MiB, next-guard.ts).
-    const refusal = guardNextRequest(path, headers, target.search);
-    if (refusal || path.startsWith(NEXT_AUTH_PREFIX)) return refusal;
-    return handleConsoleTrpc;
+    if (path.startsWith(TRPC_PREFIX)) return handleConsoleTrpc;
+    return guardNextRequest(path, headers, target.search);
   }
   if (path === "/healthz") return handleHealth;
   if (path === "/metrics") {
