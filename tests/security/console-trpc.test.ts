@@ -114,7 +114,7 @@ describe("the session cookie outside Next", () => {
     const locale = (before.data as { locale: string }).locale;
     const other = locale === "en" ? "ru" : "en";
     for (const [what, cookie] of Object.entries(refused)) {
-      const headers = cookie ? {} : { authorization: `Bearer ${token}` };
+      const headers: Record<string, string> = cookie ? {} : { authorization: `Bearer ${token}` };
       const query = await send(app.url, { method: "GET", path: "/api/trpc/session.me", headers: { ...headers, ...(cookie ? { cookie } : {}) } });
       expect(query.status, `${what}: ${query.text}`).toBe(401);
       expect(JSON.parse(query.text), what).toMatchObject({ error: { json: { data: { code: "UNAUTHORIZED", httpStatus: 401 } } } });
