@@ -8,8 +8,9 @@
 //     there is a 500 (the console's pages encode what they redirect with);
 //   - a body larger than NEXT_MAX_BODY_BYTES, declared or not: Next's route
 //     handlers (next-auth) and tRPC would read any size into memory. A
-//     declared one is refused at once; a chunked one is counted as it arrives
-//     and the request is cut off at the limit (limitNextBody).
+//     declared one is refused at once (its body, up to 8 MiB, then read and
+//     dropped so that the client sees the reply); a chunked one is counted as
+//     it arrives and the request is cut off at the limit (limitNextBody).
 // Answered with a small JSON body (tRPC's error shape under /api/trpc, so
 // that its client reads it as an ordinary error).
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
@@ -27,11 +28,22 @@ function refusalBody(path: string, status: number, message: string): string {
   return JSON.stringify(body);
 }
 
+/**
+ * A refused body declared this large or smaller is read and thrown away after
+ * the reply (a lingering close, as nginx does), so that a client still
+ * sending it reads the 413: closing at once makes the kernel answer the rest
+ * with a reset, and the client then sees EPIPE or ECONNRESET instead. Node
+ * reads no more than the declared length. A larger one is cut off at once.
+ */
+const DISCARD_MAX_BYTES = 8 * 1024 * 1024;
+
 function refusal(path: string, status: number, message: string): Refusal {
   const body = refusalBody(path, status, message);
   return async (req, res) => {
+    const declared = Number(req.headers["content-length"] ?? 0);
+    const close = status === 413 && !(declared <= DISCARD_MAX_BYTES);
     req.resume();
-    res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...(status === 413 ? { connection: "close" } : {}) });
+    res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...(close ? { connection: "close" } : {}) });
     res.end(body);
   };
 }
