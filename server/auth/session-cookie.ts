@@ -100,6 +100,8 @@ export async function sessionClaims(cookieHeader: string | undefined): Promise<S
   }
   const claims = claimsOf(payload);
   if (!claims) return null;
+  // Frozen: one object answers every call with this cookie.
+  Object.freeze(claims);
   const exp = typeof payload?.exp === "number" ? payload.exp * 1000 : Infinity;
   const ttl = Math.min(CACHE_TTL_MS, Math.floor(exp - Date.now()));
   if (ttl > 0) cache.set(token, claims, { ttl });
