@@ -25,7 +25,8 @@ function newest(paths) {
   return max;
 }
 
-const SERVER_INPUTS = ["server", "prisma/schema.prisma", "package.json", "package-lock.json", "tsconfig.json"];
+// shared/ too: the server bundles what it imports from there (the console's tRPC limits, words, wire format).
+const SERVER_INPUTS = ["server", "shared", "prisma/schema.prisma", "package.json", "package-lock.json", "tsconfig.json"];
 const NEXT_INPUTS = [...SERVER_INPUTS, "app", "public", "next.config.js"];
 
 function mtime(file) {

@@ -1,7 +1,8 @@
 // `npm start` / `npm run dev`: validate the configuration, build the app if
 // needed, migrate and seed the database, then serve. A custom Node server:
-// the public APIs (/api, /exchange, /participant) are served straight from
-// their handler modules, everything else goes to Next's request handler.
+// the public APIs (/api, /exchange, /participant, /driver-app) and the
+// console's tRPC (/api/trpc) are served straight from their handler modules
+// (in development too), everything else goes to Next's request handler.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";

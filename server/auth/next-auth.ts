@@ -4,6 +4,9 @@
 // than that is refused even if it was refreshed. The token carries only the
 // user's id and the time of sign-in; roles and the disabled flag are read from
 // the database on every request (server/trpc/init.ts, server/console/session.ts).
+// Sign-in and sign-out are next-auth's routes in Next (app/api/auth); the
+// console's tRPC calls read the cookie in the custom server
+// (server/auth/session-cookie.ts).
 import type { NextAuthOptions, User } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { z } from "zod";
@@ -84,6 +87,11 @@ export async function authenticateCredentials(raw: unknown, headers?: Record<str
 
 function useSecureCookies(): boolean {
   return (process.env.NEXTAUTH_URL ?? "").startsWith("https://");
+}
+
+/** The session cookie's name as next-auth gives it (its defaultCookies): with the "__Secure-" prefix behind https. */
+export function sessionCookieName(): string {
+  return `${useSecureCookies() ? "__Secure-" : ""}next-auth.session-token`;
 }
 
 /** Built per request: the secret and URL are set by server/main.ts at start-up. */

@@ -1,8 +1,9 @@
 // The main listener's request handler: the one routing decision on the
-// canonical target (request-target.ts), the protocols' fast handlers, and
-// Next for everything else, with the limits Next lacks (next-guard.ts) and
-// the client's address, taken from the socket by client-address.ts, handed to
-// Next's code in a header that no client can set (it is removed first).
+// canonical target (request-target.ts), the handlers of the protocols and of
+// the console's tRPC, and Next for everything else, with the limits Next
+// lacks (next-guard.ts) and the client's address, taken from the socket by
+// client-address.ts, handed to Next's code in a header that no client can set
+// (it is removed first).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CLIENT_ADDRESS_HEADER, clientAddress } from "./client-address";
 import { applyContentSecurityPolicy } from "./content-security";
@@ -12,10 +13,9 @@ import { publicRoute } from "./public-routes";
 import { canonicalizeRequest } from "./request-target";
 import { recordRequest } from "../metrics/http";
 
-/** A coarse kind of what Next serves, for the metrics (the console's procedures are measured by tRPC itself). */
+/** A coarse kind of what Next serves, for the metrics (the console's tRPC is not Next's: server/http/console-trpc.ts measures it). */
 function nextKind(path: string): string {
   if (path.startsWith("/_next/")) return "static";
-  if (path.startsWith("/api/trpc/")) return "trpc";
   if (path.startsWith("/api/auth/")) return "auth";
   return "page";
 }

@@ -1,19 +1,21 @@
-// Requests the custom server refuses before Next sees them:
+// Requests the custom server refuses before Next (or the console's tRPC
+// endpoint, server/http/console-trpc.ts) sees them:
 //   - a path that is not a valid target (bad percent-encoding, control
 //     characters): Next's router throws while decoding a dynamic segment
-//     (e.g. /api/trpc/%FF) and answers 500; here it is a 400;
+//     (e.g. /x/%FF) and answers 500; here it is a 400;
 //   - a query holding control characters under /api/auth: next-auth copies
 //     query values into its redirects' Location header, and a NUL or newline
 //     there is a 500 (the console's pages encode what they redirect with);
 //   - a body larger than NEXT_MAX_BODY_BYTES, declared or not: Next's route
-//     handlers (tRPC, next-auth) would read any size into memory. A declared
-//     one is refused at once; a chunked one is counted as it arrives and the
-//     request is cut off at the limit (limitNextBody).
+//     handlers (next-auth) and tRPC would read any size into memory. A
+//     declared one is refused at once (its body, up to 8 MiB, then read and
+//     dropped so that the client sees the reply); a chunked one is counted as
+//     it arrives and the request is cut off at the limit (limitNextBody).
 // Answered with a small JSON body (tRPC's error shape under /api/trpc, so
 // that its client reads it as an ordinary error).
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 
-/** The console's requests are small forms and JSON; 1 MiB is Next's own limit for server actions. */
+/** The console's requests (Next's and tRPC's) are small forms and JSON; 1 MiB is Next's own limit for server actions. */
 export const NEXT_MAX_BODY_BYTES = 1024 * 1024;
 
 export type Refusal = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -26,17 +28,30 @@ function refusalBody(path: string, status: number, message: string): string {
   return JSON.stringify(body);
 }
 
+/**
+ * A refused body declared this large or smaller is read and thrown away after
+ * the reply (a lingering close, as nginx does), so that a client still
+ * sending it reads the 413: closing at once makes the kernel answer the rest
+ * with a reset, and the client then sees EPIPE or ECONNRESET instead. Node
+ * reads no more than the declared length. A larger one is cut off at once.
+ */
+const DISCARD_MAX_BYTES = 8 * 1024 * 1024;
+
 function refusal(path: string, status: number, message: string): Refusal {
   const body = refusalBody(path, status, message);
   return async (req, res) => {
+    const declared = Number(req.headers["content-length"] ?? 0);
+    const close = status === 413 && !(declared <= DISCARD_MAX_BYTES);
     req.resume();
-    res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...(status === 413 ? { connection: "close" } : {}) });
+    res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...(close ? { connection: "close" } : {}) });
     res.end(body);
   };
 }
 
 /** The refusal of a request whose target is not valid. */
 export const invalidTarget: Refusal = refusal("/", 400, "The URL is not a valid request target");
+/** The same under /api/trpc/, in tRPC's error form. */
+export const invalidTrpcTarget: Refusal = refusal("/api/trpc/", 400, "The URL is not a valid request target");
 
 /** Whether a query's names or values hold a control character (a CR, LF or NUL would end up in a header Next writes: next-auth's redirects). */
 function queryHoldsControl(search: string): boolean {
@@ -63,7 +78,7 @@ export function guardNextRequest(path: string, headers: IncomingHttpHeaders = {}
  * any reader sees them, and cuts the request off past the limit (a 413 when
  * no reply was started). The count sits on the request's own `push`, so it
  * holds whatever the headers claim (chunked, no length) and whoever reads
- * the body (Next, next-auth, tRPC), without reading it for them.
+ * the body (Next, next-auth, tRPC's adapter), without reading it for them.
  */
 export function limitNextBody(path: string, req: IncomingMessage, res: ServerResponse, limit = NEXT_MAX_BODY_BYTES): void {
   let size = 0;

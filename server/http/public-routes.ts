@@ -1,6 +1,7 @@
 // Which handler serves a request on the main listener, decided once on the
-// request's canonical target (request-target.ts): the public APIs straight
-// from their handler modules (skipping Next's pipeline), everything else Next.
+// request's canonical target (request-target.ts): the public APIs and the
+// console's tRPC straight from their handler modules (skipping Next's
+// pipeline), everything else Next (pages, next-auth's /api/auth/).
 // Protocol paths are decided without regard to case or spelling, so no
 // spelling of /participant/... (or /api, /exchange, /driver-app) reaches Next:
 // Next has no route files for them (the one place the protocols are served).
@@ -12,7 +13,8 @@ import { handleDriverApp } from "../driver-app/api/router";
 import { handleHealth } from "./health";
 import { config } from "../config";
 import { metricsRoute } from "../metrics/endpoint";
-import { guardNextRequest, invalidTarget } from "./next-guard";
+import { handleConsoleTrpc, TRPC_PREFIX } from "./console-trpc";
+import { guardNextRequest, invalidTarget, invalidTrpcTarget } from "./next-guard";
 import { toNodeHandler } from "./node-adapter";
 import { underPrefix, type RequestTarget } from "./request-target";
 
@@ -28,12 +30,14 @@ const protocols: Array<[prefix: string, handler: NodeHandler]> = [
 
 let metricsHandler: { token: string; handler: NodeHandler } | undefined;
 
-/** Console paths under /api that belong to Next (next-auth, tRPC); "/api/trpc" itself is no procedure (the dispatch API's unknown path). */
-const NEXT_API_PREFIXES = ["/api/auth/", "/api/trpc/"];
-
-/** Whether Next serves this canonical path under /api (exact case: Next's routes are case-sensitive). */
-function isNextApiPath(path: string): boolean {
-  return NEXT_API_PREFIXES.some((prefix) => path.startsWith(prefix));
+/**
+ * The console's paths under /api: next-auth's (Next) and tRPC's (console-trpc.ts).
+ * Exact case, as Next's routes were: "/API/trpc/..." or "/api/TRPC/..." is the
+ * dispatch API's unknown path, and "/api/trpc" itself is no procedure.
+ */
+const NEXT_AUTH_PREFIX = "/api/auth/";
+function isConsoleApiPath(path: string): boolean {
+  return path.startsWith(NEXT_AUTH_PREFIX) || path.startsWith(TRPC_PREFIX);
 }
 
 /**
@@ -43,14 +47,16 @@ function isNextApiPath(path: string): boolean {
 export function publicRoute(target: RequestTarget | undefined, headers?: IncomingHttpHeaders, rawUrl = ""): NodeHandler | undefined {
   if (!target) {
     // Not a valid target: the protocol whose prefix it starts with (as sent) refuses it in its own form; nothing else sees it.
+    if (rawUrl.startsWith(TRPC_PREFIX)) return invalidTrpcTarget;
     const protocol = protocols.find(([prefix]) => rawUrl === prefix || rawUrl.startsWith(`${prefix}/`) || rawUrl.startsWith(`${prefix}?`));
-    return protocol && !(protocol[0] === "/api" && isNextApiPath(rawUrl)) ? protocol[1] : invalidTarget;
+    return protocol && !(protocol[0] === "/api" && isConsoleApiPath(rawUrl)) ? protocol[1] : invalidTarget;
   }
   const { path } = target;
   for (const [prefix, handler] of protocols) {
     if (!underPrefix(path, prefix)) continue;
-    if (prefix === "/api" && isNextApiPath(path)) return guardNextRequest(path, headers, target.search);
-    return handler;
+    if (prefix !== "/api" || !isConsoleApiPath(path)) return handler;
+    if (path.startsWith(TRPC_PREFIX)) return handleConsoleTrpc;
+    return guardNextRequest(path, headers, target.search);
   }
   if (path === "/healthz") return handleHealth;
   if (path === "/metrics") {

@@ -1,12 +1,12 @@
-// The outer tRPC context: the session from next-auth's cookie (verified JWT)
-// and the locale cookie of the request.
-import { getServerSession } from "next-auth/next";
-import { getAuthOptions } from "../auth/next-auth";
+// The outer tRPC context of a console call over HTTP (server/http/console-trpc.ts):
+// the session's claims from next-auth's cookie, decrypted by the custom
+// server (server/auth/session-cookie.ts), and the locale cookie.
+import type { IncomingMessage } from "node:http";
+import { sessionClaims } from "../auth/session-cookie";
 import { localeFromCookieHeader } from "../console/locale";
 import { createContextInner, type TrpcContext } from "./init";
 
-export async function createTrpcContext(req: Request): Promise<TrpcContext> {
-  const session = await getServerSession(getAuthOptions());
-  const claims = session?.user?.id ? { userId: session.user.id, loginAt: session.loginAt } : null;
-  return createContextInner({ claims, locale: localeFromCookieHeader(req.headers.get("cookie")) });
+export async function createTrpcContext(req: IncomingMessage): Promise<TrpcContext> {
+  const cookie = req.headers.cookie;
+  return createContextInner({ claims: await sessionClaims(cookie), locale: localeFromCookieHeader(cookie) });
 }

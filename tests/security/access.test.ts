@@ -221,12 +221,11 @@ describe("every route refuses a caller without valid credentials", () => {
     // Route files and how the walk above checks them. A route file not listed
     // here fails unless it refuses a caller without credentials by itself.
     const KNOWN: Record<string, string> = {
-      "api/trpc/[trpc]/route.ts": "console tRPC (walked above)",
       "api/auth/[...nextauth]/route.ts": "next-auth: sign-in itself (CSRF below)",
     };
-    // The protocols are the custom server's alone (one routing decision, the socket's address):
-    // a route file under their prefixes would be a second way in through Next.
-    const protocolFiles = appRoutes().filter((r) => /^(exchange|participant|driver-app|panel)\/.*route\.ts$|^api\/(?!trpc\/|auth\/)/.test(r.file) && r.kind === "route");
+    // The protocols and the console's tRPC are the custom server's alone (one routing decision,
+    // the socket's address): a route file under their prefixes would be a second way in through Next.
+    const protocolFiles = appRoutes().filter((r) => /^(exchange|participant|driver-app|panel)\/.*route\.ts$|^api\/(?!auth\/)/.test(r.file) && r.kind === "route");
     expect(protocolFiles.map((r) => r.file)).toEqual([]);
     // Pages anyone may open.
     const PUBLIC_PAGES = new Set(["/signin", "/docs"]);

@@ -1,6 +1,7 @@
 // Limits that hold whatever a client claims, over real sockets:
-//   - a body streamed to Next's routes without a length is counted and cut at
-//     1 MiB (next-auth, tRPC), not read to the end;
+//   - a body streamed to the console's routes without a length is counted and
+//     cut at 1 MiB (next-auth and pages in Next, tRPC in the custom server),
+//     not read to the end;
 //   - console sign-in: throttled per account and per client address (the
 //     socket's, never a header's), an unknown email costs the same time as a
 //     known one, and a flood of failures writes a bounded number of audit rows;
@@ -106,8 +107,8 @@ describe("streams and connections", () => {
   });
 });
 
-describe("bodies to Next's routes", () => {
-  it("a chunked body without a length is cut at the limit, on every Next route, and the server goes on", async () => {
+describe("bodies to the console's routes", () => {
+  it("a chunked body without a length is cut at the limit, on every console route, and the server goes on", async () => {
     for (const path of ["/api/auth/callback/credentials", "/api/trpc/session.setLocale", "/signin"]) {
       const r = await streamBody(path, 256 * 1024 * 1024, "127.0.1.1");
       // Whatever the route answers (413, a refusal of its own, or a page that ignores the body), it stops reading.

@@ -65,6 +65,9 @@ describe("metrics endpoint", () => {
     expect(value(text, 'taxi_request_errors_total{interface="dispatch",operation="unknown",code="NOT_FOUND"}')).toBeGreaterThanOrEqual(2);
     expect(value(text, 'taxi_request_errors_total{interface="exchange",operation="POST order",code="Unauthorized"}')).toBe(1);
     expect(value(text, 'taxi_request_errors_total{interface="console",operation="orders.board",code="UNAUTHORIZED"}')).toBe(1);
+    // The console's endpoint as HTTP (served by the custom server, not Next): the call, with its status.
+    expect(value(text, 'taxi_request_errors_total{interface="console_http",operation="call",code="401"}')).toBe(1);
+    expect(text).not.toContain('operation="trpc"');
     expect(text).not.toContain("attacker-");
     // The rest of the figures: event loop, memory, database pool, outbox, live streams.
     expect(value(text, "nodejs_eventloop_lag_p99_seconds")).toBeGreaterThanOrEqual(0);
