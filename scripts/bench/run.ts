@@ -44,6 +44,8 @@ const heap = args.includes("--heap");
 const dbArg = args.find((a) => a.startsWith("--db="))?.slice(5);
 const only = args.find((a) => a.startsWith("--only="))?.slice(7).split(",").filter(Boolean);
 const soakArg = args.find((a) => a.startsWith("--soak="))?.slice(7);
+/** --server-flags="--max-semi-space-size=4 ...": extra Node/V8 flags for the server (memory experiments, docs/performance.md). */
+const serverFlags = (args.find((a) => a.startsWith("--server-flags="))?.slice(15) ?? "").split(/\s+/).filter(Boolean);
 /** Whether a target (or a scenario: "console", "exchange", "POST /api/order") is measured in this run. */
 const wanted = (name: string) => !only || only.some((part) => name.includes(part));
 const databases: TestDb[] = dbArg ? (dbArg.split(",") as TestDb[]) : ["pglite", "postgres"];
@@ -483,7 +485,7 @@ async function benchDatabase(kind: TestDb): Promise<DbResult> {
       NEXT_DIST_DIR: distDir,
       ...(profile ? { BENCH_CPU_PROF_DIR: profileDir } : {}),
     },
-    [...(profile ? [`--import=${path.join(root, "scripts/bench/cpu-profile.mjs")}`] : []), ...(heap ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${path.join(outDir, "heap")}`] : [])],
+    [...serverFlags, ...(profile ? [`--import=${path.join(root, "scripts/bench/cpu-profile.mjs")}`] : []), ...(heap ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${path.join(outDir, "heap")}`] : [])],
   );
   log(`${kind}: the server answered ${(app.readyMs / 1000).toFixed(1)} s after its start`);
   const limit = await startLimit(kind, prepared.db);
