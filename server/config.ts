@@ -35,6 +35,8 @@ export const configSchema = z.object({
       .optional(),
   ),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** The V8 heap's growth past its live data after a full collection, in percent (server/runtime/heap.ts); 0: V8's adaptive default. */
+  HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(400).default(20),
   DATA_DIR: z.string().default("./data"),
   /** Signs price tokens and console sessions; generated into DATA_DIR when unset. */
   APP_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),

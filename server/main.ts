@@ -26,6 +26,7 @@ import { log } from "./log";
 import "./subscribers";
 import { startMetricsListener } from "./metrics/endpoint";
 import { startPgliteAnalyze } from "./db/analyze";
+import { applyHeapGrowth } from "./runtime/heap";
 
 /** The project's root: the nearest folder above this file with a package.json (server/ under tsx, build/server/ when built). */
 function projectRoot(from: string): string {
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
   const dev = process.argv.includes("--dev");
   (process.env as Record<string, string | undefined>).NODE_ENV ??= dev ? "development" : "production";
   const cfg = config();
+  applyHeapGrowth(cfg.HEAP_GROWING_PERCENT);
   ensureAppSecret();
   const publicUrl = cfg.PUBLIC_URL ?? `${tlsConfigured(cfg) ? "https" : "http"}://localhost:${cfg.PORT}`;
   process.env.NEXTAUTH_URL ??= publicUrl;
