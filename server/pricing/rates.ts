@@ -8,19 +8,7 @@ import { reference } from "../reference/cache";
 export { rateSelect, type RateRow } from "./rate-shape";
 import type { RateRow } from "./rate-shape";
 
-// Creating an Intl.DateTimeFormat is costly (it was 2% of the server's CPU
-// under load in the benchmark, docs/performance.md): one per time zone.
-const hourFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** The hour (0..23) of `at` in a time zone. */
-export function localHour(at: Date, timeZone: string): number {
-  let format = hourFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-GB", { hour: "numeric", hourCycle: "h23", timeZone });
-    if (hourFormats.size < 1_000) hourFormats.set(timeZone, format);
-  }
-  return Number(format.format(at)) % 24;
-}
+import { localHour } from "../geo/local-hour";
 
 export function rateAppliesAt(rate: Pick<RateRow, "startHour" | "endHour">, hour: number): boolean {
   if (rate.startHour === null || rate.endHour === null) return true;

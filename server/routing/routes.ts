@@ -8,7 +8,8 @@ import type { DbOrTx } from "../db";
 import type { GeoPoint } from "../geo/distance";
 import { cityRoads } from "./graph-cache";
 import type { Snap } from "./graph";
-import { localHour, paceAt } from "./speeds";
+import { paceAt } from "./speeds";
+import { localHour } from "../geo/local-hour";
 
 export interface RoadRoute {
   metres: number;

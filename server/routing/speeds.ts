@@ -69,15 +69,3 @@ export function fastestPace(table: Float64Array): Float64Array {
   }
   return pace;
 }
-
-const hourFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** The local hour (0..23) of a moment in a time zone. */
-export function localHour(at: Date, timeZone: string): number {
-  let format = hourFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-GB", { timeZone, hour: "numeric", hourCycle: "h23" });
-    hourFormats.set(timeZone, format);
-  }
-  return Number(format.format(at)) % 24;
-}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { computeFare } from "@/server/pricing/fare";
-import { localHour, rateAppliesAt, type RateRow } from "@/server/pricing/rates";
+import { rateAppliesAt, type RateRow } from "@/server/pricing/rates";
+import { localHour } from "@/server/geo/local-hour";
 import { issuePriceToken, verifyPriceToken } from "@/server/pricing/token";
 import { formatLocal, parseLocal } from "@/server/orders/time";
 
@@ -42,6 +43,24 @@ describe("rates in force", () => {
     expect(rateAppliesAt({ startHour: 22, endHour: 6 }, 12)).toBe(false);
     expect(rateAppliesAt({ startHour: null, endHour: null }, 5)).toBe(true);
     expect(localHour(new Date("2026-01-01T20:30:00Z"), "Europe/Moscow")).toBe(23);
+  });
+
+  it("gives the local hour at every minute's edge, in zones with half- and quarter-hour offsets and across summer time", () => {
+    const at = (iso: string, zone: string) => localHour(new Date(iso), zone);
+    // Kathmandu is UTC+5:45: 18:14:59Z is 23:59:59 there, 18:15Z is midnight.
+    expect(at("2026-01-01T18:14:59.999Z", "Asia/Kathmandu")).toBe(23);
+    expect(at("2026-01-01T18:15:00.000Z", "Asia/Kathmandu")).toBe(0);
+    expect(at("2026-01-01T18:14:30.000Z", "Asia/Kathmandu")).toBe(23);
+    // Adelaide is UTC+10:30 in January (summer time).
+    expect(at("2026-01-01T13:29:00Z", "Australia/Adelaide")).toBe(23);
+    expect(at("2026-01-01T13:30:00Z", "Australia/Adelaide")).toBe(0);
+    // Berlin leaves summer time at 01:00Z on 25 October 2026: 02:59 CEST, then 02:00 CET.
+    expect(at("2026-10-25T00:59:59Z", "Europe/Berlin")).toBe(2);
+    expect(at("2026-10-25T01:00:00Z", "Europe/Berlin")).toBe(2);
+    expect(at("2026-10-25T02:00:00Z", "Europe/Berlin")).toBe(3);
+    // Asked again for an earlier minute: the answer is that minute's, not the last one's.
+    expect(at("2026-01-01T18:14:59Z", "Asia/Kathmandu")).toBe(23);
+    expect(() => localHour(new Date(), "Not/AZone")).toThrow(RangeError);
   });
 });
 
