@@ -1,5 +1,6 @@
-// The load generator: one autocannon run in a process of its own (so that it
-// does not share a core's event loop with the orchestrator or the server).
+// The load generator, in a process of its own (so that it does not share a
+// core's event loop with the orchestrator or the server): autocannon for
+// saturation, the paced open loop of paced.ts for a fixed rate.
 //   tsx scripts/bench/load.ts <job.json>
 // The job (LoadJob) names the target and how to load it; the result
 // (LoadResult) is printed as one JSON line on stdout, prefixed LOAD_RESULT.
@@ -9,6 +10,7 @@
 // fails, and failures are not counted in the throughput.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { runPaced } from "./paced";
 
 export interface LoadJob {
   url: string;
@@ -20,7 +22,7 @@ export interface LoadJob {
   connections: number;
   /** Seconds. */
   duration: number;
-  /** Requests per second from all connections (a fixed rate); absent: as fast as possible. */
+  /** Requests per second from all connections, evenly spaced (a fixed rate, paced.ts); absent: as fast as possible. */
   overallRate?: number;
   /** A reply body that contains this text counts as a success. */
   expect?: string;
@@ -63,6 +65,7 @@ type Autocannon = (options: Record<string, unknown>, done: (error: Error | null,
 const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
 
 export function runLoad(job: LoadJob): Promise<LoadResult> {
+  if (job.overallRate) return runPaced({ ...job, overallRate: job.overallRate });
   let next = 0;
   let ok = 0;
   let bad = 0;
@@ -92,7 +95,6 @@ export function runLoad(job: LoadJob): Promise<LoadResult> {
     duration: job.duration,
     requests: [request],
     timeout: 10,
-    ...(job.overallRate ? { overallRate: job.overallRate } : {}),
   };
   return new Promise((resolve, reject) => {
     autocannon(options, (error, result) => {
