@@ -9,9 +9,12 @@
 // writing directly) makes the next use load the index again. A generation
 // counter, bumped by every notification, tells whether the index in hand was
 // read after the last change: a load that started before a change is used by
-// those already waiting for it, but is not kept as current. As a safety net
-// an index older than MAX_AGE_MS is reloaded in the background (the old one
-// is served meanwhile).
+// those already waiting for it, but is not kept as current. On PostgreSQL, as
+// a safety net, an index older than MAX_AGE_MS is reloaded in the background
+// (the old one is served meanwhile). Not on PGlite: every writer is this
+// process, whose notifications cannot be lost, and a reload there runs on the
+// server's own thread (the PGlite soak showed it as a p99 spike every five
+// minutes, docs/performance.md).
 import { connection, type Connection, type DbOrTx } from "../db";
 import { rawQuery, type RawQuery } from "../db/sql";
 import { listenChannel } from "../db/listen";
@@ -430,7 +433,7 @@ export async function streetIndex(db: DbOrTx): Promise<StreetIndex> {
   const s = state();
   const current = s.current;
   if (current && current.generation === s.generation) {
-    if (Date.now() - current.loadedAt > MAX_AGE_MS && !s.loading) {
+    if (!s.conn.pglite && Date.now() - current.loadedAt > MAX_AGE_MS && !s.loading) {
       reload(s).catch((error: unknown) => {
         log.warn("street index: background reload failed", error);
         // Keep serving it; try again a little later rather than on every request.
