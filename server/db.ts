@@ -3,11 +3,11 @@
 // The client lives on globalThis because the custom server and Next's bundle
 // each load their own copy of this module in the same process, and PGlite
 // must be opened exactly once.
-import { countStatements } from "./metrics/db-statements";
 import path from "node:path";
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
+import { countStatements } from "./metrics/db-statements";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { Pool } from "pg";
 import { PrismaClient, type Prisma } from "./generated/prisma/client";

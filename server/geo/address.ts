@@ -7,7 +7,7 @@ import { GeoError } from "../errors";
 import { normalizeHouse } from "./normalize";
 import { regionAt } from "./regions";
 import { findStreet } from "./streets";
-import { cachedHouse } from "./house-cache";
+import { cachedHouse, type CachedHouse } from "./house-cache";
 
 export interface AddressInput {
   name?: string;
@@ -43,12 +43,6 @@ const HOUSE: PreparedStatement = {
   name: "geo_house",
   sql: `SELECT number, lat, lon, region_id AS "regionId" FROM house WHERE street_id = $1 AND number_key = $2`,
 };
-interface HouseRow {
-  number: string;
-  lat: number;
-  lon: number;
-  regionId: number | null;
-}
 
 export interface ResolveOptions {
   cityId?: number;
@@ -111,7 +105,7 @@ export async function resolveAddress(db: DbOrTx, input: AddressInput, options: R
     throw new GeoError("MISSING_PARAMETER", { parameter: options.houseParam });
   }
   const numberKey = normalizeHouse(houseText);
-  const house = await cachedHouse(db, street.id, numberKey, async () => (await preparedQuery<HouseRow>(db, HOUSE, [street.id, numberKey]))[0]);
+  const house = await cachedHouse(db, street.id, numberKey, async () => (await preparedQuery<CachedHouse>(db, HOUSE, [street.id, numberKey]))[0]);
   if (!house) {
     const placed = await withoutHouse(houseText);
     if (placed) return placed;
