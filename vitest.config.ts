@@ -8,6 +8,8 @@ export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     fileParallelism: false,
+    // The default output, and each file's time at the end (tests/support/timing-reporter.ts).
+    reporters: ["default", "./tests/support/timing-reporter.ts"],
     projects: [
       {
         // The fast tier: every console procedure through createCaller on an

@@ -47,6 +47,8 @@ test("API keys: issued once, callback template checked, revocation honoured by t
   await dialog.getByRole("button", { name: "Выпустить ключ" }).click();
   const key = ((await page.getByTestId("issued-key").locator("code").textContent()) ?? "").trim();
   expect(key).toMatch(/^tk_/);
+  // A key issued with a callback gets the secret that signs its callbacks, shown once beside it.
+  await expect(page.getByTestId("callback-secret").locator("code")).toContainText("cbsec_");
   await shot("settings-api-key-issued");
   await page.getByRole("button", { name: "Готово" }).click();
 

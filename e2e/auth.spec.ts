@@ -51,6 +51,7 @@ const HOME: Record<Role, { path: RegExp; nav: string[]; hidden: string[] }> = {
   DISPATCHER: { path: /\/orders$/, nav: ["Заказы", "Карта", "Водители", "Биржа"], hidden: ["Балансы", "Сертификаты", "Настройки"] },
   ACCOUNTANT: { path: /\/balances$/, nav: ["Балансы"], hidden: ["Заказы", "Настройки", "Биржа"] },
   EXCHANGE_OPERATOR: { path: /\/exchange-desk$/, nav: ["Биржа", "Сертификаты"], hidden: ["Заказы", "Балансы", "Настройки"] },
+  MANAGER: { path: /\/reports$/, nav: ["Отчёты", "Заказы", "Карта", "Водители"], hidden: ["Балансы", "Настройки", "Биржа", "Сертификаты"] },
 };
 
 for (const role of Object.keys(HOME) as Role[]) {

@@ -3,7 +3,7 @@
 // with their arrival times, offers the order to one of them by hand (the
 // attempt appears on the card), and takes it back.
 import { test, expect, signIn, signInAdmin } from "./support/fixtures";
-import { env } from "./support/env";
+import { env, userOf } from "./support/env";
 import { apiCreateOrder, signInApi, trpc, uniquePhone } from "./support/console-api";
 import { rowByPhone, waitLive } from "./support/board";
 
@@ -14,8 +14,20 @@ test("a distribution rule, then the dispatcher's override on the order card", as
   const admin = await signInApi(baseUrl, adminEmail, adminPassword);
   const board = await trpc<{ items: Array<{ id: number }> }>(baseUrl, admin, "orders.board", { filter: { group: "all", q: phone.slice(1) }, limit: 10 });
   const orderId = board.data!.items[0]!.id;
-  const details = await trpc<{ region: { id: number; name: string } | null; service: { id: number } }>(baseUrl, admin, "orders.get", { id: orderId });
+  const details = await trpc<{ region: { id: number; name: string } | null; service: { id: number }; lat: number; lon: number }>(baseUrl, admin, "orders.get", { id: orderId });
   const region = details.data!.region!;
+  // A driver whose app is alive, on shift at the pickup: silent drivers (no app, a stale position) are no candidates
+  // (server/dispatch/liveness.ts), and the demo's seeded drivers have no app running here.
+  const dispatcherApi = await signInApi(baseUrl, userOf("DISPATCHER").email, userOf("DISPATCHER").password);
+  const offShift = await trpc<{ items: Array<{ id: number; active: boolean }> }>(baseUrl, dispatcherApi, "drivers.list", { state: "OFFLINE", limit: 100 });
+  const live = (offShift.data?.items ?? []).find((d) => d.active)!;
+  const issued = await trpc<{ key: string }>(baseUrl, admin, "referenceAdmin.issueDriverKey", { driverId: live.id }, "mutation");
+  const shiftStart = await fetch(`${baseUrl}/driver-app/v1/shift/start`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${issued.data!.key}` },
+    body: JSON.stringify({ lat: details.data!.lat, lon: details.data!.lon }),
+  });
+  expect(shiftStart.status).toBe(200);
 
   // The administrator: dispatcher-only distribution for the order's region.
   await signInAdmin(page);
@@ -56,4 +68,5 @@ test("a distribution rule, then the dispatcher's override on the order card", as
   const rules = await trpc<Array<{ id: number; regionId: number | null }>>(baseUrl, admin, "dispatch.settings", undefined);
   const mine = rules.data!.find((r) => r.regionId === region.id)!;
   expect((await trpc(baseUrl, admin, "dispatch.deleteSettings", { id: mine.id }, "mutation")).error).toBeUndefined();
+  await fetch(`${baseUrl}/driver-app/v1/shift/end`, { method: "POST", headers: { authorization: `Bearer ${issued.data!.key}` } });
 });

@@ -2,12 +2,16 @@
 // embedded PGlite in a temporary directory, demo city seeded, Russian as the
 // console's default language) and creates one account per role through the
 // console's own tRPC API. The URL and secrets reach the tests by environment.
-import { startServer } from "../tests/support/server";
+import { DEFAULT_APP_SECRET, startServer } from "../tests/support/server";
 import { signInApi, trpc } from "./support/console-api";
 import { ROLES, userOf } from "./support/env";
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
-  const server = await startServer({ env: { LANGUAGE: "ru" } });
+  // Named here and handed to the specs as E2E_APP_SECRET: a spec that starts a server of its own may set
+  // process.env.APP_SECRET for it in the same worker (panel.spec.ts), which must not change what the others derive.
+  const appSecret = process.env.APP_SECRET ?? DEFAULT_APP_SECRET;
+  const server = await startServer({ env: { LANGUAGE: "ru", APP_SECRET: appSecret } });
+  process.env.E2E_APP_SECRET = appSecret;
   process.env.E2E_BASE_URL = server.url;
   process.env.E2E_API_KEY = server.apiKey;
   process.env.E2E_ADMIN_EMAIL = server.adminEmail;

@@ -12,6 +12,8 @@ import { fillPanelFixture, P12_PASSWORD, type PanelFixture } from "../tests/supp
 import { startTlsServer, type TlsServer } from "../tests/support/tls-server";
 
 const SECRET = "panel-e2e-secret-panel-e2e-secret-0123456789";
+// The fixtures seal keys in this process with the panel server's secret; the worker's own value comes back afterwards.
+const outerSecret = process.env.APP_SECRET;
 process.env.APP_SECRET = SECRET;
 
 test.describe.configure({ mode: "serial" });
@@ -39,6 +41,8 @@ test.afterAll(async () => {
   await server?.stop();
   await prepared?.drop();
   if (dir) rmSync(dir, { recursive: true, force: true });
+  if (outerSecret === undefined) delete process.env.APP_SECRET;
+  else process.env.APP_SECRET = outerSecret;
 });
 
 /** A browser context holding one PKCS#12 file for the panel's origin (or none). */

@@ -48,8 +48,11 @@ test("a phone order with recent addresses, street suggestions and a live estimat
   const quoted = (await estimate.textContent()) ?? "";
   await shot("new-order-estimate");
 
-  // Enter creates the order.
+  // Enter creates the order; the caller's earlier order is still active at the same pickup, so the console asks first.
   await form.locator('input[name="pickup-entrance"]').press("Enter");
+  const repeat = page.getByRole("dialog", { name: "Похоже на повторный звонок" });
+  await expect(repeat).toBeVisible();
+  await repeat.getByRole("button", { name: "Создать ещё один" }).click();
   const created = page.getByRole("status").filter({ hasText: /Заказ №\d+ создан/ });
   await expect(created).toBeVisible();
   const id = Number(/№(\d+)/.exec((await created.textContent()) ?? "")?.[1]);

@@ -1,11 +1,13 @@
 // `npm run db:migrate | db:seed | db:reset`: the database chosen by
 // configuration (DATABASE_URL, or the embedded PGlite in DATA_DIR). With the
-// embedded database the server must not be running (one process at a time).
-import { rmSync } from "node:fs";
+// embedded database the server must not be running (one process at a time):
+// the folder's lock (server/db/data-dir-lock.ts) refuses to start while it runs.
+import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { config } from "../server/config";
 import { closeDb, connection, db, withSession } from "../server/db";
 import { migrate } from "../server/db/migrate";
+import { lockDataDir } from "../server/db/data-dir-lock";
 import { ensureAppSecret } from "../server/auth/secret";
 import { seedDatabase } from "../server/seed";
 
@@ -30,6 +32,9 @@ async function reset(): Promise<void> {
     });
     await closeDb();
   } else {
+    // Not while a server (or another tool) holds the folder: the lock first, naming the holder (server/db/data-dir-lock.ts).
+    mkdirSync(path.resolve(cfg.DATA_DIR), { recursive: true });
+    lockDataDir(path.resolve(cfg.DATA_DIR));
     rmSync(path.resolve(cfg.DATA_DIR, "pglite"), { recursive: true, force: true });
   }
   console.log("Database emptied.");

@@ -2,7 +2,7 @@
 // imports a city's roads, street names, addresses and named places from an
 // OpenStreetMap extract into the database chosen by configuration
 // (DATABASE_URL, or the embedded PGlite in DATA_DIR: the server must not be
-// running then). Importing again updates the city in place. README: "Your own city".
+// running then). Importing again updates the city in place. docs/roads.md: "Your own city".
 import { existsSync } from "node:fs";
 import { z } from "zod";
 import { closeDb, connection, db, withSession } from "../server/db";

@@ -2,11 +2,14 @@
 // (build/server/main.mjs, scripts/build-server.mjs) and Next's build. What is
 // missing or older than its sources is built first (prisma generate, next
 // build, the server), so a fresh clone and a changed checkout both start.
+import { requireSupportedNode } from "./check-node.mjs";
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { buildState, root } from "./build-state.mjs";
 import { buildServer } from "./build-server.mjs";
+
+requireSupportedNode("npm start");
 
 function run(args, env = {}) {
   const result = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });

@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # The whole suite (`npm test`), in two rounds of parallel lanes:
-#   1. beside the production build: the type check and lint, and the fast
-#      tier (every console procedure through createCaller; no build needed);
+#   1. beside the production build (Next's, and the custom server's
+#      build/server/main.mjs, which every suite's servers run): the type
+#      check and lint, and the fast tier (every console procedure through
+#      createCaller; no build needed);
 #   2. on the build: the integration, reliability and security tests on the
 #      embedded PGlite and on the PostgreSQL at 127.0.0.1:5432 (each lane with
 #      its own servers on free ports and its own databases), and the
 #      Playwright suite in Debian's Chromium followed by the unit tests.
 # What it needs is set up first: PostgreSQL started (or installed) and
 # Chromium installed when missing. Each lane's log is printed when it ends,
-# with its time; the total is printed at the end.
+# with its time and, for the vitest runs, each test file's time (slowest
+# first: tests/support/timing-reporter.ts); the total is printed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+node scripts/check-node.mjs "npm test"
 export NEXT_TELEMETRY_DISABLED=1
 started=$(date +%s)
 logs="$(mktemp -d)"
@@ -53,7 +57,7 @@ step "the fast tier, the type check and lint, beside the build"
 parallel \
   "fast:npx vitest run --project fast" \
   "checks:npx tsc --noEmit && npx eslint ." \
-  "build:npx next build"
+  "build:npx next build && node scripts/build-server.mjs"
 
 step "on the build: PGlite, PostgreSQL, and the browser then the unit tests, at once"
 parallel \

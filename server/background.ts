@@ -4,12 +4,16 @@ import { config } from "./config";
 import { startOutboxWorker } from "./notifications/worker";
 import { startExchangeJobs } from "./exchange/jobs";
 import { startDispatchJob } from "./dispatch/job";
+import { startIdempotencyCleanup } from "./idempotency/cleanup";
+import { startSmsJobs } from "./sms/jobs";
 
 export function startBackgroundWork(): () => Promise<void> {
   const stops: Array<() => Promise<void>> = [];
   stops.push(startOutboxWorker(config().OUTBOX_POLL_MS));
   stops.push(startExchangeJobs());
   stops.push(startDispatchJob());
+  stops.push(startIdempotencyCleanup());
+  stops.push(startSmsJobs());
   return async () => {
     await Promise.all(stops.map((stop) => stop()));
   };

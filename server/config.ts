@@ -3,6 +3,7 @@
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
 import { isSupportedCountry } from "libphonenumber-js/min";
+import { smsSettings } from "./sms/settings";
 
 const yesNo = z
   .enum(["1", "0", "true", "false", "yes", "no", "on", "off"])
@@ -35,6 +36,12 @@ export const configSchema = z.object({
       .optional(),
   ),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** How long a request waits for a pooled PostgreSQL connection (and a new connection to open), ms (server/db/pool.ts). */
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
+  /** PostgreSQL's statement_timeout of the pool's sessions, ms (migrations, the seed and OSM imports lift it). */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
+  /** PostgreSQL's idle_in_transaction_session_timeout of the pool's sessions, ms: an abandoned transaction's connection is closed. */
+  DATABASE_IDLE_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
   /** The V8 heap's growth past its live data after a full collection, in percent (server/runtime/heap.ts); 0: V8's adaptive default. */
   HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(400).default(20),
   DATA_DIR: z.string().default("./data"),
@@ -91,6 +98,14 @@ export const configSchema = z.object({
   EXCHANGE_JOB_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(2_000),
   /** How often automatic dispatch runs (server/dispatch/job.ts): offers, timeouts, escalation, queues. */
   DISPATCH_TICK_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  /** A driver whose last position is older than this is not offered orders (0: no limit). */
+  DISPATCH_POSITION_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(120),
+  /** A driver whose app made no call and held no offer stream for this long is not offered orders (0: no limit). */
+  DISPATCH_APP_SILENT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(90),
+  /** After this many offers in a row let time out the driver is set away until acting again (0: never). */
+  DISPATCH_AWAY_AFTER_TIMEOUTS: z.coerce.number().int().min(0).max(100).default(3),
+  /** Under scarcity (more free orders than free cars in a round) the radius is capped at this many km and chains are off (0: never); server/dispatch/core/scarcity.ts. */
+  DISPATCH_SCARCE_RADIUS_KM: z.coerce.number().min(0).max(100).default(3),
   /** Our drivers executing exchange orders are reported (POST /driver/update) at most this often each. */
   EXCHANGE_DRIVER_REPORT_SECONDS: z.coerce.number().int().min(1).max(3_600).default(10),
   /** The exchange checks participants' servers (GET /, /services, POST /drivers) this often (0: never). */
@@ -103,10 +118,20 @@ export const configSchema = z.object({
   /** Requests per second per API key and per client address (0: no limit); bursts of twice that. */
   RATE_LIMIT_PER_KEY: z.coerce.number().int().min(0).default(500),
   RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(0).default(1000),
+  /** Requests per minute per client address to the console's sign-in routes, /api/auth/* (0: no limit); bursts of as many (server/http/auth-limit.ts). */
+  AUTH_RATE_PER_ADDRESS: z.coerce.number().int().min(0).default(120),
   /** Load balancers / reverse proxies (addresses or CIDR, comma-separated) whose X-Forwarded-For names the client (docs/operations.md). */
   TRUSTED_PROXIES: z.string().default(""),
   /** Open connections per listener; more wait in the kernel's queue or are refused (server/http/tls.ts). */
   MAX_CONNECTIONS: z.coerce.number().int().min(16).max(1_000_000).default(4096),
+  /** SIGTERM: how long requests in flight may take to finish before the process closes them and exits (docs/operations.md, "Faults"). */
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(600).default(20),
+  /** Requests served at once (the protocols, tRPC, pages); more wait in a queue (server/http/load-shed.ts). 0: no limit. */
+  MAX_REQUESTS_IN_FLIGHT: z.coerce.number().int().min(0).max(100_000).default(64),
+  /** Requests that may wait for a place; more are refused at once in their protocol's form ("busy"). */
+  MAX_REQUESTS_QUEUED: z.coerce.number().int().min(0).max(1_000_000).default(256),
+  /** How long a request may wait for a place before it is refused, ms. */
+  MAX_QUEUE_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(2_000),
   /** HSTS on plain HTTP too: behind a TLS-terminating proxy that forwards plain HTTP (docs/operations.md). */
   HSTS: yesNo.default(false),
 
@@ -139,7 +164,19 @@ export const configSchema = z.object({
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
 
   MAP_TILE_URL: z.string().default(""),
+  /** Passenger tracking links (/t/<token>, docs/tracking.md): hours a link keeps working after its order is final (0: it stops at once). */
+  TRACKING_LINK_HOURS: z.coerce.number().min(0).max(24 * 30).default(3),
+  /** Hours after a trip is done within which the passenger may rate it through the link. */
+  RATING_WINDOW_HOURS: z.coerce.number().min(0).max(24 * 30).default(24),
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(200),
+  /** Deliveries in flight at once per instance, and at most this many to one receiver (origin): a slow receiver holds back only its own. */
+  OUTBOX_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
+  OUTBOX_PER_TARGET: z.coerce.number().int().min(1).max(100).default(8),
+  /** How long a delivery (status callback, exchange notification, SMS) that keeps failing is retried (exponential backoff with jitter, at most OUTBOX_MAX_BACKOFF_SECONDS apart) before it is given up. */
+  OUTBOX_RETRY_HOURS: z.coerce.number().min(0.01).max(24 * 30).default(72),
+  OUTBOX_MAX_BACKOFF_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
+  /** How long an Idempotency-Key's reply is kept (a retry within it gets the first reply). */
+  IDEMPOTENCY_KEY_HOURS: z.coerce.number().min(1).max(24 * 30).default(24),
   /** Run the driver and passenger simulator beside the server (the demo; set 0 in production). */
   SIMULATE: yesNo.default(true),
   /** Simulated drivers: the first this many drivers of the city by call sign. */
@@ -157,6 +194,8 @@ export const configSchema = z.object({
   /** The service's commission on a completed order, debited from the driver's balance (percent of the fare). */
   DRIVER_COMMISSION_PERCENT: z.coerce.number().min(0).max(100).default(15),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  /** The passengers' SMS: provider, SMPP and HTTP settings (docs/sms.md). */
+  ...smsSettings,
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -9,10 +9,12 @@ import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { countStatements } from "./metrics/db-statements";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { Pool } from "pg";
+import type { Pool } from "pg";
 import { PrismaClient, type Prisma } from "./generated/prisma/client";
 import { config } from "./config";
 import type { SqlSession } from "./db/migrate";
+import { createHealingPool, type PoolHealth } from "./db/pool";
+import { lockDataDir } from "./db/data-dir-lock";
 
 export type Db = PrismaClient;
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
@@ -30,6 +32,8 @@ export interface Connection {
   pool?: Pool;
   /** The PostgreSQL connection string (for dedicated connections such as LISTEN). */
   url?: string;
+  /** PostgreSQL: whether the pool is stuck (server/db/pool.ts); the health check reads it. */
+  poolHealth?: () => PoolHealth;
   close: () => Promise<void>;
   /** Runs `hook` when the connection closes, before the pool or PGlite does (listeners, timers). */
   onClose: (hook: () => Promise<void>) => void;
@@ -65,16 +69,30 @@ function open(): Connection {
   if (cfg.DATABASE_URL) {
     // Every session in UTC: timestamps are stored without a zone, written by
     // Prisma as UTC and by SQL's now(); both must mean the same instant.
-    const pool = new Pool({ connectionString: cfg.DATABASE_URL, max: cfg.DATABASE_POOL_SIZE, options: SESSION_OPTIONS });
+    // Timeouts and the watchdog: server/db/pool.ts.
+    const healing = createHealingPool({
+      url: cfg.DATABASE_URL,
+      max: cfg.DATABASE_POOL_SIZE,
+      sessionOptions: SESSION_OPTIONS,
+      connectTimeoutMs: cfg.DATABASE_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: cfg.DATABASE_STATEMENT_TIMEOUT_MS,
+      idleInTransactionTimeoutMs: cfg.DATABASE_IDLE_TRANSACTION_TIMEOUT_MS,
+    });
+    const pool = healing.pool;
     pool.on("connect", countStatements);
-    const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { timeout: 15_000, maxWait: 15_000 } });
+    const prisma = new PrismaClient({
+      adapter: new PrismaPg(pool),
+      transactionOptions: { timeout: 15_000, maxWait: Math.min(15_000, cfg.DATABASE_CONNECT_TIMEOUT_MS) },
+    });
     return {
       prisma,
       kind: "postgres",
       pool,
       url: cfg.DATABASE_URL,
+      poolHealth: healing.health,
       query: async <T,>(sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rows as T[],
       ...closing(async () => {
+        healing.stop();
         await prisma.$disconnect();
         await pool.end().catch(() => undefined);
       }),
@@ -82,6 +100,8 @@ function open(): Connection {
   }
   const dataDir = path.resolve(cfg.DATA_DIR, "pglite");
   mkdirSync(dataDir, { recursive: true });
+  // One process per folder (server/db/data-dir-lock.ts): throws, naming the holder, before PGlite opens.
+  const lock = lockDataDir(path.resolve(cfg.DATA_DIR));
   const pglite = new PGlite(dataDir, { relaxedDurability: false });
   // PGlite is one session and runs statements in order: this SET precedes every query.
   pglite.exec(`SET TIME ZONE 'UTC'`).catch(() => undefined);
@@ -94,6 +114,7 @@ function open(): Connection {
     ...closing(async () => {
       await prisma.$disconnect();
       await pglite.close();
+      lock.release();
     }),
   };
 }
@@ -102,6 +123,17 @@ export function connection(): Connection {
   const holder = globalThis as Holder;
   holder[key] ??= open();
   return holder[key];
+}
+
+/**
+ * The process's connection when `db` is its client; undefined for a
+ * transaction or another client. Never opens the connection: a process that
+ * passes its own client (a test, a tool) must not open DATA_DIR's database
+ * as a side effect (it is locked: server/db/data-dir-lock.ts).
+ */
+export function connectionOf(db: DbOrTx): Connection | undefined {
+  const conn = (globalThis as Holder)[key];
+  return conn && db === conn.prisma ? conn : undefined;
 }
 
 /** The process's Prisma client. Opened on first use, never at import. */
@@ -114,6 +146,11 @@ export async function withSession<T>(fn: (session: SqlSession) => Promise<T>): P
   const conn = connection();
   if (conn.pool) {
     const client = await conn.pool.connect();
+    // Long work (migrations, the seed) is bounded by its own work, not by the pool's statement timeouts.
+    await client.query("SET statement_timeout = 0; SET idle_in_transaction_session_timeout = 0").catch((error: unknown) => {
+      client.release(error instanceof Error ? error : new Error(String(error)));
+      throw error;
+    });
     try {
       return await fn({
         query: async <R,>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as R[],
@@ -122,7 +159,11 @@ export async function withSession<T>(fn: (session: SqlSession) => Promise<T>): P
         },
       });
     } finally {
-      client.release();
+      // Back to the pool's defaults for its next holder; a client that cannot be reset is discarded.
+      await client.query("RESET statement_timeout; RESET idle_in_transaction_session_timeout").then(
+        () => client.release(),
+        (error: unknown) => client.release(error instanceof Error ? error : new Error(String(error))),
+      );
     }
   }
   const pglite = conn.pglite!;
@@ -140,8 +181,8 @@ export async function withSession<T>(fn: (session: SqlSession) => Promise<T>): P
  * connection inside a transaction.
  */
 export function rawQuery(db: DbOrTx): RawQuery {
-  const conn = connection();
-  if (db === conn.prisma) return conn.query;
+  const conn = connectionOf(db);
+  if (conn) return conn.query;
   return <T,>(sql: string, params: unknown[] = []) => (db as Tx).$queryRawUnsafe<T[]>(sql, ...params);
 }
 

@@ -3,6 +3,7 @@
 // the public APIs (/api, /exchange, /participant, /driver-app) and the
 // console's tRPC (/api/trpc) are served straight from their handler modules
 // (in development too), everything else goes to Next's request handler.
+import "./runtime/node-version";
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -17,11 +18,11 @@ import { setUpDemoExchange } from "./seed/demo-exchange";
 import { enableDemoDispatch } from "./dispatch/demo-rules";
 import { appHandler } from "./http/app-handler";
 import { createAppServers, tlsConfigured } from "./http/tls";
+import { setDraining, startHealthProbe } from "./http/health";
+import { warmUp } from "./runtime/warm-up";
 import { startBackgroundWork } from "./background";
-import { warmRoadGraphs } from "./routing/graph-cache";
 import { startSimulation } from "./simulator/in-process";
 import { startPgRelay } from "./events/pg-relay";
-import { streetIndex } from "./geo/street-index";
 import { log } from "./log";
 import "./subscribers";
 import { startMetricsListener } from "./metrics/endpoint";
@@ -79,6 +80,11 @@ async function main(): Promise<void> {
   if (cfg.SEED_DEMO) await setUpDemoExchange(db(), publicUrl);
   if (seeded.demoCreated && cfg.SIMULATE) await enableDemoDispatch(db());
 
+  // Warm before accepting (docs/operations.md, "Faults"): a restart under load made the first requests wait up to 15 s.
+  const warmed = await warmUp(db());
+  if (warmed.failed.length) log.warn("warm-up: some parts failed (they load on first use)", { failed: warmed.failed });
+  const stopHealthProbe = startHealthProbe();
+
   const app = next({ dev, dir: root, hostname: "localhost", port: cfg.PORT });
   await app.prepare();
   const nextHandler = app.getRequestHandler();
@@ -103,11 +109,6 @@ async function main(): Promise<void> {
   const stopAnalyze = startPgliteAnalyze();
   const conn = connection();
   const stopRelay = conn.pool && cfg.DATABASE_URL ? await startPgRelay(cfg.DATABASE_URL, conn.pool) : async () => undefined;
-  // Street search answers from memory (server/geo/street-index.ts): load the
-  // streets and start listening for their changes now, not on the first request.
-  streetIndex(db()).catch((error: unknown) => log.warn("street index: first load failed", error));
-  // Likewise the cities' road graphs (server/routing): a large city takes seconds to load.
-  warmRoadGraphs(db()).catch((error: unknown) => log.warn("road graphs: first load failed", error));
 
   const url = cfg.PUBLIC_URL ?? `${servers.scheme}://localhost:${port}`;
   console.log(`\nTaxi dispatch is running at ${url}`);
@@ -127,18 +128,28 @@ async function main(): Promise<void> {
   const stopSimulation = cfg.SIMULATE ? await startSimulation({ host: cfg.HOST, port, scheme: servers.scheme }) : async () => undefined;
   if (cfg.SIMULATE) console.log(`  simulator:     ${cfg.SIMULATE_DRIVERS} drivers, ${cfg.SIMULATE_ORDERS_PER_MINUTE} orders/min (SIMULATE=0 turns it off)`);
 
+  // SIGTERM drains (docs/operations.md, "Faults"): /healthz says "draining", the
+  // listeners stop accepting, background work starts nothing new, the requests
+  // in flight finish (up to SHUTDOWN_DRAIN_SECONDS), then the database closes.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info("stopping", { signal });
-    await stopSimulation();
-    servers.close();
+    const started = Date.now();
+    log.info("stopping: draining", { signal, deadlineSeconds: cfg.SHUTDOWN_DRAIN_SECONDS });
+    setDraining();
+    await stopSimulation().catch((error: unknown) => log.warn("stopping: simulator", error));
     metricsListener?.close();
-    await stopBackground();
+    await Promise.all([
+      servers.drain(cfg.SHUTDOWN_DRAIN_SECONDS * 1000),
+      stopBackground().catch((error: unknown) => log.warn("stopping: background work", error)),
+    ]);
     stopAnalyze();
-    await stopRelay();
+    await stopRelay().catch(() => undefined);
+    await stopHealthProbe();
     await closeDb();
+    log.info("stopped", { signal, ms: Date.now() - started });
+    log.flush();
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));

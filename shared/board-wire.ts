@@ -30,6 +30,8 @@ export interface BoardRow {
   preOrderTime: Date | null;
   createdAt: Date;
   updatedAt: Date;
+  /** When the order entered its present state (its creation when it never moved). */
+  stateAt: Date;
   service: { id: number; name: string; nameEn: string };
   region: { id: number; name: string; nameEn: string } | null;
   driver: { id: number; callSign: string } | null;
@@ -48,7 +50,7 @@ export class BoardRowPage {
 type Tuple = [
   number, string, string, number, number, string, string, string, string, string, string, string, string, string,
   number | null, number | null, number, number,
-  number, string, string, number | null, string, string, number | null, string,
+  number, string, string, number | null, string, string, number | null, string, number,
 ];
 type Wire = { v: 1; rows: Tuple[]; nextCursor: number | null; total: number };
 
@@ -57,6 +59,7 @@ function toTuple(r: BoardRow): Tuple {
     r.id, r.uuid, r.state, r.statusCode, r.version, r.source, r.phone, r.clientName, r.street, r.house, r.dst, r.dstStreet, r.dstHouse, r.comment,
     r.amount, r.preOrderTime ? r.preOrderTime.getTime() : null, r.createdAt.getTime(), r.updatedAt.getTime(),
     r.service.id, r.service.name, r.service.nameEn, r.region?.id ?? null, r.region?.name ?? "", r.region?.nameEn ?? "", r.driver?.id ?? null, r.driver?.callSign ?? "",
+    r.stateAt.getTime(),
   ];
 }
 
@@ -68,6 +71,7 @@ function fromTuple(t: Tuple): BoardRow {
     service: { id: t[18], name: t[19], nameEn: t[20] },
     region: t[21] === null ? null : { id: t[21], name: t[22], nameEn: t[23] },
     driver: t[24] === null ? null : { id: t[24], callSign: t[25] },
+    stateAt: new Date(t[26]),
   };
 }
 

@@ -15,3 +15,16 @@ export function formatPhone(stored: string): string {
   if (!parsed) return stored;
   return parsed.formatNational();
 }
+
+/**
+ * A stored phone as a click-to-call link: "tel:+79161234567" (RFC 3966, one
+ * leading plus, digits only), or null when nothing dialable is left. The one
+ * place links are built: the stored phone may already carry its plus.
+ */
+export function telHref(stored: string | null | undefined): string | null {
+  if (!stored) return null;
+  const parsed = parsePhoneNumberFromString(internationalPhone(stored.trim()));
+  if (parsed) return `tel:${parsed.number}`;
+  const digits = stored.replace(/\D/g, "");
+  return digits ? `tel:+${digits}` : null;
+}

@@ -6,6 +6,8 @@ export const UserRole = {
   DISPATCHER: "DISPATCHER",
   ACCOUNTANT: "ACCOUNTANT",
   EXCHANGE_OPERATOR: "EXCHANGE_OPERATOR",
+  /** Reads the reports and the board; changes nothing. */
+  MANAGER: "MANAGER",
 } as const;
 
 export type UserRole = (typeof UserRole)[keyof typeof UserRole];

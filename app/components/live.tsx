@@ -1,9 +1,14 @@
 "use client";
 // One live connection per console tab (tRPC subscription over SSE). Pages
 // register handlers with useLiveEvents; the sidebar shows the connection.
+// Every (re)connection refetches what the connection's absence may have left
+// stale: after a reconnect every query; on the first connection the queries
+// that failed (a view loaded while the server was unreachable).
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
+import { useQueryClient } from "@tanstack/react-query";
 import { useSubscription } from "@trpc/tanstack-react-query";
 import { useTRPC } from "./trpc";
+import { toSignInExpired } from "./leave";
 import type { ConsoleEvent } from "@/server/trpc/routers/live";
 
 export type LiveStatus = "connecting" | "live" | "offline";
@@ -18,6 +23,7 @@ const Context = createContext<Live | null>(null);
 
 export function LiveProvider({ children }: { children: ReactNode }) {
   const trpc = useTRPC();
+  const queryClient = useQueryClient();
   const handlers = useRef(new Set<Handler>());
   const connections = useRef(0);
   const [add] = useState(() => (handler: Handler) => {
@@ -35,12 +41,16 @@ export function LiveProvider({ children }: { children: ReactNode }) {
       onStarted: () => {
         // After a reconnect events may have been missed: pages refetch.
         connections.current += 1;
-        if (connections.current > 1) for (const h of handlers.current) h({ type: "resync" });
+        if (connections.current > 1) {
+          for (const h of handlers.current) h({ type: "resync" });
+          void queryClient.invalidateQueries();
+        } else {
+          void queryClient.invalidateQueries({ predicate: (query) => query.state.status === "error" });
+        }
       },
       onError: (error) => {
         const code = (error.data as { code?: string } | undefined)?.code;
-        // eslint-disable-next-line react-hooks/immutability -- runs on a subscription error, not during render
-        if (code === "UNAUTHORIZED") window.location.href = "/signin?expired=1";
+        if (code === "UNAUTHORIZED") toSignInExpired();
       },
     }),
   );

@@ -15,13 +15,14 @@ import { I18nProvider, type Locale } from "./i18n";
 import { Toaster, toast } from "./toast";
 import { LiveProvider } from "./live";
 import { errorInfo } from "./errors";
+import { toSignInExpired } from "./leave";
 
 function isUnauthorized(error: unknown): boolean {
   return isTRPCClientError(error) && (error.data as { code?: string } | undefined)?.code === "UNAUTHORIZED";
 }
 
 function toSignIn(): void {
-  if (!window.location.pathname.startsWith("/signin")) window.location.href = "/signin?expired=1";
+  toSignInExpired();
 }
 
 function makeQueryClient(locale: Locale): QueryClient {

@@ -15,7 +15,7 @@ export async function getLocale(): Promise<Locale> {
 export async function getConsoleUser(): Promise<ConsoleUser | null> {
   const session = await getServerSession(getAuthOptions());
   if (!session?.user?.id) return null;
-  return resolveConsoleUser(db(), { userId: session.user.id, loginAt: session.loginAt });
+  return resolveConsoleUser(db(), { userId: session.user.id, loginAt: session.loginAt, epoch: session.epoch });
 }
 
 export async function getTimeZone(): Promise<string> {
@@ -28,6 +28,7 @@ export function homeFor(user: Pick<ConsoleUser, "roles">): string {
   if (hasAnyRole(user, ["DISPATCHER"])) return "/orders";
   if (hasAnyRole(user, ["ACCOUNTANT"])) return "/balances";
   if (hasAnyRole(user, ["EXCHANGE_OPERATOR"])) return "/exchange-desk";
+  if (hasAnyRole(user, ["MANAGER"])) return "/reports";
   return "/settings/users";
 }
 

@@ -4,7 +4,7 @@
 // sign-out; the page on the right.
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
-import { signOut } from "next-auth/react";
+import { signOutAndLeave } from "./leave";
 import type { ReactNode } from "react";
 import { useMutation } from "@tanstack/react-query";
 import type { UserRole } from "@/shared/roles";
@@ -24,12 +24,14 @@ interface NavItem {
 }
 
 export const NAV: NavItem[] = [
-  { href: "/orders", label: (t) => t.nav.orders, icon: "orders", roles: ["DISPATCHER"] },
-  { href: "/map", label: (t) => t.nav.map, icon: "map", roles: ["DISPATCHER"] },
-  { href: "/drivers", label: (t) => t.nav.drivers, icon: "drivers", roles: ["DISPATCHER"] },
+  { href: "/orders", label: (t) => t.nav.orders, icon: "orders", roles: ["DISPATCHER", "MANAGER"] },
+  { href: "/map", label: (t) => t.nav.map, icon: "map", roles: ["DISPATCHER", "MANAGER"] },
+  { href: "/drivers", label: (t) => t.nav.drivers, icon: "drivers", roles: ["DISPATCHER", "MANAGER"] },
+  { href: "/messages", label: (t) => t.messages.nav, icon: "bell", roles: ["DISPATCHER"] },
   { href: "/balances", label: (t) => t.nav.balances, icon: "balances", roles: ["ACCOUNTANT", "ADMIN"] },
   { href: "/exchange-desk", label: (t) => t.nav.exchange, icon: "exchange", roles: ["EXCHANGE_OPERATOR", "DISPATCHER"] },
   { href: "/certificates", label: (t) => t.nav.certificates, icon: "key", roles: ["EXCHANGE_OPERATOR"] },
+  { href: "/reports", label: (t) => t.nav.reports, icon: "reports", roles: ["MANAGER", "ADMIN", "ACCOUNTANT"], match: "/reports" },
   { href: "/reference", label: (t) => t.nav.reference, icon: "reference", roles: ["ADMIN"] },
   { href: "/settings/users", label: (t) => t.nav.settings, icon: "settings", roles: ["ADMIN"], match: "/settings" },
 ];
@@ -82,6 +84,12 @@ export function Shell({ user, children }: { user: ShellUser; children: ReactNode
   const pathname = usePathname();
   const trpc = useTRPC();
   const setLocale = useMutation(trpc.session.setLocale.mutationOptions({ meta: { inlineError: true } }));
+  // Ends every session of this operator, this one included (server/auth/session-epoch.ts).
+  const signOutEverywhere = useMutation(
+    trpc.session.signOutEverywhere.mutationOptions({
+      onSuccess: () => signOutAndLeave(),
+    }),
+  );
   const items = NAV.filter((item) => item.roles.some((r) => user.roles.includes(r)));
   return (
     <div className="shell">
@@ -115,16 +123,15 @@ export function Shell({ user, children }: { user: ShellUser; children: ReactNode
             <button
               type="button"
               className="signout"
-              onClick={() => {
-                void signOut({ redirect: false }).then(() => {
-                  window.location.href = "/signin?signedOut=1";
-                });
-              }}
+              onClick={() => signOutAndLeave()}
             >
               <Icon name="signOut" size={16} />
               {t.common.signOut}
             </button>
           </div>
+          <button type="button" className="signout" disabled={signOutEverywhere.isPending} onClick={() => signOutEverywhere.mutate()}>
+            {t.common.signOutEverywhere}
+          </button>
         </div>
       </aside>
       <main className="content">{children}</main>

@@ -3,6 +3,7 @@
 // is here too, before anyone has signed in.
 import { useState } from "react";
 import { signIn } from "next-auth/react";
+import { sameOriginTarget } from "@/shared/safe-redirect";
 import { I18nProvider, useI18n, type Locale } from "./i18n";
 import { LocaleSwitch } from "./shell";
 
@@ -24,8 +25,8 @@ function Form({ notice }: { notice: "expired" | "signedOut" | null }) {
         setBusy(false);
         return;
       }
-      const next = new URLSearchParams(window.location.search).get("next");
-      window.location.href = next && next.startsWith("/") && !next.startsWith("//") ? next : "/";
+      // Only a target on this origin, resolved as the browser would (shared/safe-redirect.ts).
+      window.location.href = sameOriginTarget(new URLSearchParams(window.location.search).get("next"), window.location.origin);
     } catch {
       setError(t.errors.network);
       setBusy(false);

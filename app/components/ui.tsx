@@ -5,6 +5,8 @@ import { groupOfState } from "@/shared/orders/board-filter";
 import { codeOf, isOrderState } from "@/shared/orders/states";
 import { useI18n } from "./i18n";
 import { Icon } from "./icons";
+import { errorInfo } from "./errors";
+import { telHref } from "@/shared/phone-format";
 
 export function stateTone(state: string): string {
   if (!isOrderState(state)) return "neutral";
@@ -162,4 +164,38 @@ export function isTyping(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
   if (!el) return false;
   return el.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName);
+}
+
+/** A phone for people, dialable with one click: the link built in one place (shared/phone-format). */
+export function PhoneLink({ phone, className }: { phone: string; className?: string }) {
+  const { fmt } = useI18n();
+  const href = telHref(phone);
+  return href ? (
+    <a className={className} href={href}>
+      {fmt.phone(phone)}
+    </a>
+  ) : (
+    <span className={className}>{fmt.phone(phone)}</span>
+  );
+}
+
+/**
+ * A failed load, said in the operator's words, with a retry: a view never
+ * stays stuck on an error the server has since recovered from.
+ */
+export function ErrorNotice({ error, onRetry, testId }: { error: unknown; onRetry?: () => unknown; testId?: string }) {
+  const { t } = useI18n();
+  return (
+    <div className="notice notice-error" role="alert" data-testid={testId}>
+      {errorInfo(error, t).message}
+      {onRetry ? (
+        <>
+          {" "}
+          <button type="button" className="btn btn-small" onClick={() => void onRetry()}>
+            {t.recover.retry}
+          </button>
+        </>
+      ) : null}
+    </div>
+  );
 }

@@ -5,100 +5,26 @@ import { buildOpenApiDocument } from "@/server/dispatch-api/openapi";
 import { ERROR_CODES } from "@/server/errors";
 import { errorMessage } from "@/server/i18n/errors";
 import { CALLBACK_PLACEHOLDERS } from "@/server/notifications/callback-template";
-import { MAX_ATTEMPTS } from "@/server/notifications/worker";
 import { ALL_STATES, STATE_TITLES, STATUS_NAMES, TOLD_BY_SMS, codeOf } from "@/shared/orders/states";
 import { config, parseConfig } from "@/server/config";
 import styles from "./docs.module.css";
+import { ApiReference } from "./api-reference";
 
 export const metadata: Metadata = { title: "Dispatch API reference" };
 
-type Schema = { type?: string | string[]; enum?: unknown[]; description?: string; properties?: Record<string, Schema>; items?: Schema; oneOf?: Schema[]; anyOf?: Schema[]; const?: unknown; pattern?: string; required?: string[] };
-type Parameter = { name: string; required?: boolean; schema: Schema };
-type OperationDoc = { summary: string; parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: Schema }> }; responses: Record<string, { content?: Record<string, { schema: Schema }> }> };
-
-function typeOf(schema: Schema | undefined): string {
-  if (!schema) return "";
-  if (schema.const !== undefined) return JSON.stringify(schema.const);
-  if (schema.enum) return schema.enum.map((v) => JSON.stringify(v)).join(" | ");
-  if (schema.anyOf) return schema.anyOf.map(typeOf).join(" | ");
-  if (schema.type === "array") return `${typeOf(schema.items)}[]`;
-  if (Array.isArray(schema.type)) return schema.type.join(" | ");
-  return schema.type ?? "any";
-}
-
-function Fields({ schema }: { schema: Schema | undefined }) {
-  const props = schema?.properties;
-  if (!props) return <code>{typeOf(schema)}</code>;
-  return (
-    <ul className={styles.fields}>
-      {Object.entries(props).map(([name, s]) => (
-        <li key={name}>
-          <code>{name}</code> <span className={styles.type}>{typeOf(s)}</span>
-          {s.properties ? <Fields schema={s} /> : null}
-        </li>
-      ))}
-    </ul>
-  );
-}
-
 export default function DocsPage() {
-  const doc = buildOpenApiDocument() as { info: { version: string; description: string }; paths: Record<string, Record<string, OperationDoc>> };
+  const doc = buildOpenApiDocument() as { info: { version: string } } & Record<string, unknown>;
   return (
     <main className={styles.page}>
       <header className={styles.header}>
         <h1>Dispatch API</h1>
         <p>
-          Version <b>{doc.info.version}</b> · <a href="/api/openapi.json">OpenAPI 3.1 document</a> · <a href="/api/changeset">changeset</a>
+          Version <b>{doc.info.version}</b> · <a href="/api/openapi.json">OpenAPI 3.1 document</a> · <a href="/api/changeset">changeset</a> ·{" "}
+          <a href="#conventions">conventions</a> · <a href="#times">times</a> · <a href="#statuses">statuses</a> · <a href="#callbacks">callbacks</a> ·{" "}
+          <a href="#errors">errors</a>
         </p>
-        <p className={styles.lead}>{doc.info.description}</p>
       </header>
-      <nav className={styles.toc}>
-        {Object.entries(doc.paths).flatMap(([path, methods]) =>
-          Object.keys(methods).map((method) => (
-            <a key={`${method}${path}`} href={`#${method}${path}`}>
-              <span className={styles[method]}>{method.toUpperCase()}</span> {path}
-            </a>
-          )),
-        )}
-      </nav>
-      {Object.entries(doc.paths).flatMap(([path, methods]) =>
-        Object.entries(methods).map(([method, op]) => {
-          const params = method === "get" ? (op.parameters ?? []) : Object.entries(op.requestBody?.content["application/x-www-form-urlencoded"]?.schema.properties ?? {}).map(([name, schema]) => ({ name, schema, required: op.requestBody?.content["application/x-www-form-urlencoded"]?.schema.required?.includes(name) }));
-          const reply = op.responses["200"]?.content?.["application/json"]?.schema.oneOf?.[0];
-          return (
-            <section key={`${method}${path}`} id={`${method}${path}`} className={styles.op}>
-              <h2>
-                <span className={styles[method]}>{method.toUpperCase()}</span> <code>{path}</code>
-              </h2>
-              <p>{op.summary}</p>
-              {params.length ? (
-                <table className={styles.table}>
-                  <thead>
-                    <tr>
-                      <th>Parameter</th>
-                      <th>Type</th>
-                      <th>Required</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {params.map((p: Parameter) => (
-                      <tr key={p.name}>
-                        <td>
-                          <code>{p.name}</code>
-                        </td>
-                        <td>{typeOf(p.schema)}</td>
-                        <td>{p.required ? "yes" : ""}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              ) : null}
-              <h3>Reply</h3>
-              <Fields schema={reply?.properties?.response ?? reply} />
-            </section>
-          );
-        }),
-      )}
+      <ApiReference document={doc} />
       <section className={styles.op} id="conventions">
         <h2>Conventions</h2>
         <ul>
@@ -127,6 +53,13 @@ export default function DocsPage() {
             longer than a URL may be.
           </li>
           <li>
+            Retrying an order creation: send a header <code>Idempotency-Key</code> (a new UUID per order, the same one with each retry of it; 1–255 visible ASCII
+            characters). A retry with the same key and parameters answers the first reply with <code>Idempotent-Replayed: true</code> and creates nothing; the same key
+            with other parameters is <code>IDEMPOTENCY_KEY_REUSED</code>; keys are kept {config().IDEMPOTENCY_KEY_HOURS} hours per API key. A price token sent again by
+            the key that used it answers its order. <code>NOT_APPLIED</code> means nothing was done (the database was unavailable): retry after{" "}
+            <code>Retry-After</code> seconds; <code>INTERNAL</code> may have been done: retry with the same key.
+          </li>
+          <li>
             Phones of any country: read with libphonenumber-js, numbers without a country code in <code>DEFAULT_COUNTRY</code> (this instance: {config().DEFAULT_COUNTRY}),{" "}
             <code>8 029 …</code> is Belarus and <code>+7 701 …</code> Kazakhstan. Stored in E.164; sent to integrators with the plus (<code>+998919800555</code>); the blacklist,
             a client&apos;s history and bonuses match whatever form is sent.
@@ -136,6 +69,27 @@ export default function DocsPage() {
             centre with <code>position_known: false</code>.
           </li>
           <li>Error messages are in the configured <code>LANGUAGE</code> (ru by default), wholly.</li>
+        </ul>
+      </section>
+      <section className={styles.op} id="times">
+        <h2>Times</h2>
+        <ul>
+          <li>
+            <code>pre_order_time</code> and <code>time</code> (creation) are on the clock of the order&apos;s city; <code>pre_order_time_utc</code> (the estimate) is on
+            UTC&apos;s clock. Each takes the reference&apos;s <code>YYYY-MM-DD HH:MM:SS</code> (seconds optional, <code>T</code> or a space), and ISO 8601 with an offset (
+            <code>2030-01-15T10:00:00+03:00</code>, <code>2030-01-15T07:00:00Z</code>), which is an exact instant whatever the parameter&apos;s clock. <code>time</code> also
+            takes <code>HH:MM</code> alone: the next such time in the city.
+          </li>
+          <li>
+            A time either means exactly what it says or is refused with <code>BAD_PARAMETER</code> naming the parameter: never ignored. Refused: dates the calendar does not
+            have (2030-02-30), 24:00, 10:60, a wall-clock time the city&apos;s clock skips (a daylight-saving gap), a time in the past, and a <code>pre_order_time</code> beside a
+            token that is not the estimate&apos;s own.
+          </li>
+          <li>
+            Replies give the reference&apos;s <code>start_time</code> (<code>YYYY-MM-DD HH:MM:SS</code> on the city&apos;s clock, no offset) and, beside it, ours:{" "}
+            <code>start_time_iso</code> and <code>pre_order_time_iso</code> in ISO 8601 with the city&apos;s offset.
+          </li>
+          <li>Half a coordinate pair (<code>lat</code> without <code>lon</code>, in any of the point parameters) is refused, never dropped.</li>
         </ul>
       </section>
       <section className={styles.op} id="statuses">
@@ -178,7 +132,7 @@ export default function DocsPage() {
       <section className={styles.op} id="callbacks">
         <h2>Status callbacks</h2>
         <p>
-          An API key may carry a callback URL template (set in the console by an administrator). On every status change of an order made with the key it is called with
+          An API key may carry a callback URL template (set by its integrator with <code>POST /api/callback</code>, or in the console by an administrator). On every status change of an order made with the key it is called with
           GET, its placeholders replaced by URL-encoded values; an <code>x-delivery-id</code> header names the delivery (the same on a repeat). For example:
         </p>
         <pre>
@@ -206,10 +160,31 @@ export default function DocsPage() {
             ))}
           </tbody>
         </table>
+        <h3 id="callback-self-service">Your own callback</h3>
+        <p>
+          <code>POST /api/callback</code> with <code>url</code> sets your key&apos;s template and answers it with a <b>secret</b>, shown only in that reply (setting the URL again
+          issues a new secret; the old one stops signing at once). <code>GET /api/callback</code> reads the URL (never the secret); <code>POST /api/callback</code> with an empty{" "}
+          <code>url</code> removes it; <code>POST /api/callback/test</code> sends a test callback now (order 0, the nil uuid, status 0) and says what your receiver answered.
+          An administrator sees and edits the same in the console (and can issue a new secret there, shown once).
+        </p>
+        <h3 id="callback-signature">Signature</h3>
+        <p>
+          Every callback of a key with a secret carries <code>X-Callback-Signature: t=&lt;unix seconds&gt;,v1=&lt;hex HMAC-SHA256&gt;</code>, the HMAC keyed with your secret
+          over <code>&lt;t&gt;.&lt;request target&gt;</code>, the request target being the path and query exactly as requested (<code>/taxi/status?uuid=…&amp;code=10</code>).
+          To verify: recompute it over the request line&apos;s target as received, compare in constant time, and refuse a <code>t</code> more than five minutes away from your
+          clock (a replay). Receivers that ignore headers keep working. A key whose callback was set before callbacks were signed has no secret until it is set again (here or
+          in the console).
+        </p>
+        <pre>
+          <code>{`// Node.js
+const [t, v1] = header.split(",").map((p) => p.split("=")[1]);
+const ok = Math.abs(Date.now() / 1000 - Number(t)) < 300 &&
+  crypto.timingSafeEqual(crypto.createHmac("sha256", secret).update(\`\${t}.\${req.url}\`).digest(), Buffer.from(v1, "hex"));`}</code>
+        </pre>
         <p>
           Delivery: the messages of one order go one at a time, in order. A 2xx answer delivers. A 4xx (other than 408, 425 and 429) is final for that message: it is not
-          sent again, and the order&apos;s later messages go on. A timeout (10 s), a refused connection, a 5xx, 408, 425 or 429 is retried with exponential backoff (0.5 s,
-          1 s, 2 s … at most 60 s between attempts, {MAX_ATTEMPTS} attempts, about an hour), and the order&apos;s later messages wait for it.
+          sent again, and the order&apos;s later messages go on. A timeout (10 s), a refused connection, a 5xx, 408, 425 or 429 is retried with exponential backoff and jitter (0.5 s,
+          1 s, 2 s … at most an hour between attempts) for three days (the server&apos;s OUTBOX_RETRY_HOURS), and the order&apos;s later messages wait for it.
         </p>
       </section>
       <section className={styles.op} id="errors">

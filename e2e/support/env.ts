@@ -1,5 +1,5 @@
 // What e2e/global-setup.ts started: the application's URL and the accounts.
-export const ROLES = ["ADMIN", "DISPATCHER", "ACCOUNTANT", "EXCHANGE_OPERATOR"] as const;
+export const ROLES = ["ADMIN", "DISPATCHER", "ACCOUNTANT", "EXCHANGE_OPERATOR", "MANAGER"] as const;
 export type Role = (typeof ROLES)[number];
 
 export const PASSWORD = "e2e-password-1";
@@ -15,6 +15,8 @@ export function env() {
     apiKey: get("E2E_API_KEY"),
     adminEmail: get("E2E_ADMIN_EMAIL"),
     adminPassword: get("E2E_ADMIN_PASSWORD"),
+    /** The APP_SECRET of the global setup's server (keys derived from it, e.g. the driver app's provisioning key). */
+    appSecret: get("E2E_APP_SECRET"),
   };
 }
 

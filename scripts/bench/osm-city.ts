@@ -1,6 +1,6 @@
 // Writes a synthetic OpenStreetMap extract of roughly the make-up of a city
 // of about a million people, to measure `npm run import:osm` where no real
-// extract can be downloaded (README, "Your own city"):
+// extract can be downloaded (docs/roads.md, "Your own city from OpenStreetMap"):
 //   roads: a 200 x 200 grid of junctions, each block drawn through 3 shape
 //          nodes, one way per 10 blocks (about 80,000 segments);
 //   buildings: 250,000 outlines of 5 nodes, 40% with an address;

@@ -48,7 +48,7 @@ export interface DbResult {
 export interface BenchResult {
   at: string;
   mode: "short" | "full";
-  machine: { cpus: number; node: string };
+  machine: { cpus: number; node: string; serverNode?: string; loadAverage?: number[] };
   connections: number;
   durations: { saturate: number; rate: number };
   databases: DbResult[];
@@ -143,7 +143,7 @@ export function checkGoals(result: BenchResult): Goal[] {
 
 function table(result: BenchResult): string {
   const lines: string[] = [];
-  lines.push(`Benchmark ${result.at} (${result.mode} mode: ${result.durations.saturate} s saturation with ${result.connections} connections, ${result.durations.rate} s at a fixed rate; ${result.machine.cpus} cores, Node ${result.machine.node})`, "");
+  lines.push(`Benchmark ${result.at} (${result.mode} mode: ${result.durations.saturate} s saturation with ${result.connections} connections, ${result.durations.rate} s at a fixed rate; ${result.machine.cpus} cores, Node ${result.machine.node}${result.machine.serverNode && result.machine.serverNode !== result.machine.node ? `, the servers on Node ${result.machine.serverNode}` : ""}${result.machine.loadAverage ? `, load average at the end ${result.machine.loadAverage.join(" ")}` : ""})`, "");
   for (const r of result.databases) {
     lines.push(`### ${r.db === "pglite" ? "PGlite (embedded)" : "PostgreSQL"}`, "");
     if (r.startMs !== undefined) lines.push(`Start to ready: ${fmt(r.startMs / 1000, 1)} s (plain node on build/server/main.mjs).`, "");

@@ -21,7 +21,7 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { seedDemoCity } from "../../server/seed/demo";
 import type { TestDb } from "../../tests/support/server";
-import { scrapeMetrics, startBenchServer, type BenchServer } from "./server";
+import { scrapeMetrics, serverNode, startBenchServer, type BenchServer } from "./server";
 import { ensureBuilt } from "./build";
 import { runSoak, parseDuration } from "./soak";
 import { prepareDatabase, type PreparedDb } from "../../tests/support/exchange/db";
@@ -55,6 +55,10 @@ const outDir = path.join(root, "bench-results");
 const M = short
   ? { saturate: 4, rate: 4, warm: 1, connections: 20, activeOrders: 10_000, streets: 10_000, exchangeSamples: 30, boardSamples: 10, consoles: 10, liveChanges: 5 }
   : { saturate: 10, rate: 10, warm: 2, connections: 20, activeOrders: 10_000, streets: 10_000, exchangeSamples: 200, boardSamples: 40, consoles: 50, liveChanges: 20 };
+
+/** The benchmark's own switch for the "default way" route (app/bench/order/route.ts): a token of this run, sent with each of its requests. */
+const benchToken = randomBytes(24).toString("hex");
+const benchHeaders = { authorization: `Bearer ${benchToken}` };
 
 /** Requests per second of the fixed-rate measurements. */
 const RATE = { read: 1_000, write: 500, exchange: 200, board: 20, lowStreets: 100 };
@@ -113,7 +117,7 @@ async function startLimit(db: TestDb, prepared: PreparedDb): Promise<{ url: stri
   delete env.DATABASE_URL;
   if (dataDir) env.LIMIT_DATA_DIR = dataDir;
   else env.DATABASE_URL = prepared.env.DATABASE_URL;
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/bench/limit-server.ts")], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(serverNode, ["--import", "tsx", path.join(root, "scripts/bench/limit-server.ts")], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`limit server did not start: ${out}`)), 120_000);
@@ -477,9 +481,11 @@ async function benchDatabase(kind: TestDb): Promise<DbResult> {
   const app = await startBenchServer(
     {
       ...prepared.db.env,
-      BENCH_ROUTES: "1",
+      BENCH_ROUTES: benchToken,
       RATE_LIMIT_PER_KEY: "0",
       RATE_LIMIT_PER_ADDRESS: "0",
+      // The console scenarios sign in dozens of operators from one address.
+      AUTH_RATE_PER_ADDRESS: "0",
       LOG_LEVEL: "error",
       EXCHANGE_CHECK_SECONDS: "0",
       NEXT_DIST_DIR: distDir,
@@ -516,8 +522,8 @@ async function benchDatabase(kind: TestDb): Promise<DbResult> {
     const targets: Target[] = [
       { name: "limit: read order (node:http + driver)", group: "limit", kind: "read", server: "limit", rate: RATE.read, job: { method: "GET", path: "/order", variants: uuidVariants("/order?uuid=", limitUuids), expect: '"DONE"' } },
       { name: "limit: insert order (node:http + driver)", group: "limit", kind: "write", server: "limit", rate: RATE.write, job: { method: "POST", path: "/order", body: form({ phone: "+79160000001", street: "ул. Ленина", house: "1" }), expect: '"DONE"' } },
-      { name: "default: read order (Next route + Prisma)", group: "default", kind: "read", server: "app", rate: RATE.read, job: { method: "GET", path: "/bench/order", variants: uuidVariants("/bench/order?uuid=", uuids), expect: '"DONE"' } },
-      { name: "default: insert order (Next route + Prisma)", group: "default", kind: "write", server: "app", rate: RATE.write, job: { method: "POST", path: "/bench/order", body: form({ phone: "+79160000001", street: "ул. Ленина", house: "1" }), expect: '"DONE"' } },
+      { name: "default: read order (Next route + Prisma)", group: "default", kind: "read", server: "app", rate: RATE.read, job: { method: "GET", path: "/bench/order", headers: benchHeaders, variants: uuidVariants("/bench/order?uuid=", uuids), expect: '"DONE"' } },
+      { name: "default: insert order (Next route + Prisma)", group: "default", kind: "write", server: "app", rate: RATE.write, job: { method: "POST", path: "/bench/order", headers: benchHeaders, body: form({ phone: "+79160000001", street: "ул. Ленина", house: "1" }), expect: '"DONE"' } },
       { name: "GET /api/order", group: "ours", kind: "read", server: "app", rate: RATE.read, job: { method: "GET", path: "/api/order", variants: uuidVariants(`/api/order?api_key=${key}&uuid=`, uuids), expect: '"DONE"' } },
       {
         name: "GET /api/order/pre_cost",
@@ -661,7 +667,7 @@ async function main(): Promise<void> {
   const result: BenchResult = {
     at: new Date().toISOString(),
     mode: short ? "short" : "full",
-    machine: { cpus: (await import("node:os")).cpus().length, node: process.version },
+    machine: { cpus: (await import("node:os")).cpus().length, node: process.version, serverNode: (await import("node:child_process")).execFileSync(serverNode, ["--version"], { encoding: "utf8" }).trim(), loadAverage: (await import("node:os")).loadavg().map((l) => Number(l.toFixed(2))) },
     connections: M.connections,
     durations: { saturate: M.saturate, rate: M.rate },
     databases: results,

@@ -24,6 +24,17 @@ export interface BenchServer {
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 
+/**
+ * The Node.js binary the servers under test run on (the application and the
+ * limit): BENCH_SERVER_NODE, to compare runtimes in one session
+ * (`BENCH_SERVER_NODE=/usr/bin/node npm run bench -- --short`), else the one
+ * running the benchmark (the project's Node 24). The load generator stays on
+ * the benchmark's own Node either way.
+ */
+export const serverNode = process.env.BENCH_SERVER_NODE || process.execPath;
+/** What the server needs to start on an older Node than it supports (server/runtime/node-version.ts). */
+export const serverNodeEnv: Record<string, string> = process.env.BENCH_SERVER_NODE ? { ALLOW_UNSUPPORTED_NODE: "yes" } : {};
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
@@ -57,13 +68,14 @@ export async function startBenchServer(env: Record<string, string>, nodeOptions:
     SIMULATE: "0",
     DEMO_EXCHANGE: "0",
     OUTGOING_ALLOW: "127.0.0.0/8,::1",
+    ...serverNodeEnv,
     ...(dataDir ? { DATA_DIR: dataDir } : {}),
     ...env,
   };
   if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
   let output = "";
   const started = performance.now();
-  const child = spawn(process.execPath, ["--enable-source-maps", ...nodeOptions, path.join(root, "build", "server", "main.mjs")], { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(serverNode, ["--enable-source-maps", ...nodeOptions, path.join(root, "build", "server", "main.mjs")], { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout?.on("data", (c: Buffer) => (output += c.toString()));
   child.stderr?.on("data", (c: Buffer) => (output += c.toString()));
   const url = `http://127.0.0.1:${port}`;

@@ -119,7 +119,7 @@ async function soakDatabase(kind: TestDb, ctx: SoakContext): Promise<SoakDb> {
   const minutes: Minute[] = [];
   const controller = new AbortController();
   try {
-    app = await startBenchServer({ ...prepared.db.env, RATE_LIMIT_PER_KEY: "0", RATE_LIMIT_PER_ADDRESS: "0", LOG_LEVEL: "error", EXCHANGE_CHECK_SECONDS: "0", NEXT_DIST_DIR: ctx.distDir });
+    app = await startBenchServer({ ...prepared.db.env, RATE_LIMIT_PER_KEY: "0", RATE_LIMIT_PER_ADDRESS: "0", AUTH_RATE_PER_ADDRESS: "0", LOG_LEVEL: "error", EXCHANGE_CHECK_SECONDS: "0", NEXT_DIST_DIR: ctx.distDir });
     const a = app;
     log(`${kind}: server ready in ${(a.readyMs / 1000).toFixed(1)} s; soaking for ${ctx.seconds} s`);
     const key = a.apiKey;

@@ -17,8 +17,9 @@
 //   - the key is the whole token, not a part of it (no prefix, no hash);
 //   - an entry lives at most CACHE_TTL_MS and never past the token's own
 //     `exp`, so an expired token is refused as before;
-//   - what may change during a session (disabled, roles, the absolute
-//     lifetime from loginAt) is checked on every call after this, not cached;
+//   - what may change during a session (disabled, roles, the session epoch,
+//     the absolute lifetime from loginAt) is checked on every call after
+//     this, against the database, not cached;
 //   - a changed secret starts a new cache.
 // Replaying a stolen cookie works with or without the cache until it expires.
 import { LRUCache } from "lru-cache";
@@ -75,7 +76,9 @@ function claimsOf(payload: Record<string, unknown> | null): SessionClaims | null
   const uid = payload?.uid;
   if (typeof uid !== "number" || !Number.isSafeInteger(uid) || uid <= 0) return null;
   const loginAt = typeof payload?.loginAt === "number" ? payload.loginAt : 0;
-  return { userId: uid, loginAt };
+  const epoch = payload?.epoch;
+  if (epoch !== undefined && (typeof epoch !== "number" || !Number.isSafeInteger(epoch))) return null;
+  return epoch === undefined ? { userId: uid, loginAt } : { userId: uid, loginAt, epoch };
 }
 
 /** The session's claims from a request's Cookie header, or null (no cookie, forged, altered, expired, another secret). */

@@ -1,69 +1,64 @@
 // The console sign-in's brute-force brake, per account and per client
-// address: past MAX_FAILURES_PER_ACCOUNT failed attempts on one email, or
-// MAX_FAILURES_PER_ADDRESS from one address, within WINDOW_MS, further
-// attempts are refused without checking the password until the window
-// passes. The counts live in bounded LRU stores (lru-cache) whose entries
-// expire with the window: memory stays bounded, and filling the store with
-// other emails cannot reset the lock on a target (a busy entry is the most
-// recently used; wiping it needs more failures than the per-address limit
-// lets any one address make). Counts are per instance (docs/operations.md).
-import { LRUCache } from "lru-cache";
+// address: at most MAX_ATTEMPTS_PER_ACCOUNT attempts on one email, and
+// MAX_ATTEMPTS_PER_ADDRESS from one address, are checked within WINDOW_MS;
+// further attempts are refused without checking the password until the
+// window passes.
+//
+// An attempt is reserved before the password is hashed, by one atomic
+// statement in the database (INSERT ... ON CONFLICT DO UPDATE ... RETURNING):
+// a burst of guesses sent at once is counted one by one, so only the first
+// MAX_ATTEMPTS_PER_ACCOUNT reach scrypt and a right password later in the
+// burst is refused like the rest. The database decides, so the counts hold
+// across instances. A successful sign-in gives its reservations back (the
+// account's count is cleared; the address keeps its failures).
+import type { DbOrTx } from "../db";
+import { sqlExecute, sqlQuery } from "../db/sql";
 
 export const WINDOW_MS = 10 * 60_000;
-export const MAX_FAILURES_PER_ACCOUNT = 8;
-export const MAX_FAILURES_PER_ADDRESS = 30;
-const MAX_ENTRIES = 100_000;
+export const MAX_ATTEMPTS_PER_ACCOUNT = 8;
+export const MAX_ATTEMPTS_PER_ADDRESS = 30;
+/** Expired windows are swept at most this often per process. */
+const SWEEP_MS = 60_000;
 
-interface Counter {
-  failures: number;
-  /** Whether the audit log was already told this key is throttled in this window. */
-  throttleAudited: boolean;
-}
+const accountKey = (email: string) => `account:${email}`;
+const addressKey = (address: string) => `address:${address}`;
 
-const storesKey = Symbol.for("taxi.signInThrottle");
-type Holder = { [storesKey]?: { accounts: LRUCache<string, Counter>; addresses: LRUCache<string, Counter> } };
+/** Both counters move in one statement; a window older than WINDOW_MS starts again at this attempt. */
+const RESERVE = `
+  INSERT INTO sign_in_attempt (key, attempts, window_start) VALUES ($1, 1, now()), ($2, 1, now())
+  ON CONFLICT (key) DO UPDATE SET
+    attempts = CASE WHEN sign_in_attempt.window_start < now() - $3::int * interval '1 millisecond' THEN 1 ELSE sign_in_attempt.attempts + 1 END,
+    window_start = CASE WHEN sign_in_attempt.window_start < now() - $3::int * interval '1 millisecond' THEN now() ELSE sign_in_attempt.window_start END
+  RETURNING key, attempts`;
 
-function stores() {
-  const holder = globalThis as Holder;
-  // ttl from the first failure: the window does not slide with each attempt.
-  holder[storesKey] ??= {
-    accounts: new LRUCache<string, Counter>({ max: MAX_ENTRIES, ttl: WINDOW_MS, updateAgeOnGet: false }),
-    addresses: new LRUCache<string, Counter>({ max: MAX_ENTRIES, ttl: WINDOW_MS, updateAgeOnGet: false }),
-  };
-  return holder[storesKey];
-}
-
-export interface ThrottleState {
-  throttled: boolean;
+export interface Reservation {
+  /** Whether the password may be checked at all. */
+  allowed: boolean;
+  /** The account's attempts in its window, this one included. */
+  accountAttempts: number;
   /** Whether this refusal is the first of its window (the one to write to the audit log). */
   firstRefusal: boolean;
 }
 
-/** Whether an attempt for this account from this address may be checked at all. */
-export function checkSignInThrottle(email: string, address: string): ThrottleState {
-  const { accounts, addresses } = stores();
-  const account = accounts.get(email);
-  const from = addresses.get(address);
-  const throttled = (account?.failures ?? 0) >= MAX_FAILURES_PER_ACCOUNT || (from?.failures ?? 0) >= MAX_FAILURES_PER_ADDRESS;
-  if (!throttled) return { throttled, firstRefusal: false };
-  const counter = (account?.failures ?? 0) >= MAX_FAILURES_PER_ACCOUNT ? account! : from!;
-  const firstRefusal = !counter.throttleAudited;
-  counter.throttleAudited = true;
-  return { throttled, firstRefusal };
-}
+let lastSweep = 0;
 
-/** Counts a failure; returns how many failures the account has in its window. */
-export function recordSignInFailure(email: string, address: string): number {
-  const { accounts, addresses } = stores();
-  for (const [store, key] of [[accounts, email], [addresses, address]] as const) {
-    const counter = store.get(key);
-    if (counter) counter.failures += 1;
-    else store.set(key, { failures: 1, throttleAudited: false });
+/** Reserves one attempt for this account from this address, before any slow work. */
+export async function reserveSignInAttempt(db: DbOrTx, email: string, address: string): Promise<Reservation> {
+  if (Date.now() - lastSweep > SWEEP_MS) {
+    lastSweep = Date.now();
+    await sqlExecute(db, `DELETE FROM sign_in_attempt WHERE window_start < now() - $1::int * interval '1 millisecond'`, [WINDOW_MS]);
   }
-  return accounts.get(email)?.failures ?? 1;
+  const rows = await sqlQuery<{ key: string; attempts: number }>(db, RESERVE, [accountKey(email), addressKey(address), WINDOW_MS]);
+  const account = rows.find((r) => r.key === accountKey(email))?.attempts ?? 1;
+  const from = rows.find((r) => r.key === addressKey(address))?.attempts ?? 1;
+  const allowed = account <= MAX_ATTEMPTS_PER_ACCOUNT && from <= MAX_ATTEMPTS_PER_ADDRESS;
+  // Exactly one attempt sees each counter pass its limit: that one is audited.
+  const firstRefusal = !allowed && (account === MAX_ATTEMPTS_PER_ACCOUNT + 1 || from === MAX_ATTEMPTS_PER_ADDRESS + 1);
+  return { allowed, accountAttempts: account, firstRefusal };
 }
 
-/** A successful sign-in clears its account's count (not its address's: one good password does not buy more guesses elsewhere). */
-export function clearSignInFailures(email: string): void {
-  stores().accounts.delete(email);
+/** A successful sign-in clears its account's count and gives the address its attempt back (one good password does not buy more guesses elsewhere). */
+export async function releaseSignInAttempt(db: DbOrTx, email: string, address: string): Promise<void> {
+  await sqlExecute(db, `DELETE FROM sign_in_attempt WHERE key = $1`, [accountKey(email)]);
+  await sqlExecute(db, `UPDATE sign_in_attempt SET attempts = GREATEST(attempts - 1, 0) WHERE key = $1`, [addressKey(address)]);
 }

@@ -1,6 +1,8 @@
 // A customer's (counterparty's) balance, kept like a driver's: a ledger entry
 // per change, written with the row-locked balance update; a txnId makes a
-// change idempotent (the dispatch API's call has none, so each call gets one).
+// change idempotent (the dispatch API's call may have none: then each call
+// gets one), and so does the request's Idempotency-Key (written with the
+// entry, in its transaction).
 import { randomUUID } from "node:crypto";
 import type { Db, DbOrTx } from "../db";
 import type { Actor } from "../actor";
@@ -9,6 +11,7 @@ import { publish } from "../events/bus";
 import { MAX_PAYMENT_KOPECKS } from "./money";
 import type { PaymentResult } from "./driver-balance";
 import { sqlQuery } from "../db/sql";
+import { writeIdempotentReply, type IdempotentWrite } from "../idempotency/store";
 
 export interface CustomerPayment {
   customerId: number;
@@ -16,6 +19,8 @@ export interface CustomerPayment {
   txnId?: string;
   reason?: string;
   actor: Actor;
+  /** The dispatch API request's Idempotency-Key and reply, written with the ledger entry (server/idempotency). */
+  idempotency?: IdempotentWrite<PaymentResult>;
 }
 
 export async function applyCustomerPayment(db: Db, payment: CustomerPayment): Promise<PaymentResult> {
@@ -33,8 +38,15 @@ export async function applyCustomerPayment(db: Db, payment: CustomerPayment): Pr
     }
     return { balance: entry.balanceAfter, applied: false, entryId: entry.id };
   };
+  // A payment applied before (by its txn_id): this request's key, if any, is
+  // written on its own (nothing else to write with), so that the key is kept
+  // and the same key with other parameters is refused.
+  const earlier = async (result: PaymentResult) => {
+    await writeIdempotentReply(db, payment.idempotency, result);
+    return result;
+  };
   const seen = await replay();
-  if (seen) return seen;
+  if (seen) return earlier(seen);
   try {
     const result = await db.$transaction(async (tx) => {
       const [row] = await sqlQuery<{ balance: bigint }>(
@@ -54,14 +66,16 @@ export async function applyCustomerPayment(db: Db, payment: CustomerPayment): Pr
         },
         select: { id: true },
       });
-      return { balance: row!.balance, applied: true, entryId: entry.id };
+      const applied: PaymentResult = { balance: row!.balance, applied: true, entryId: entry.id };
+      await writeIdempotentReply(tx, payment.idempotency, applied);
+      return applied;
     });
     publish({ type: "balance.changed", account: "customer", id: payment.customerId, balance: result.balance.toString() });
     return result;
   } catch (error) {
     if (isUniqueViolation(error)) {
       const winner = await replay();
-      if (winner) return winner;
+      if (winner) return earlier(winner);
     }
     throw error;
   }

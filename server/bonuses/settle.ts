@@ -1,10 +1,12 @@
-// The bonus programme, settled when an order completes: the bonuses its
-// price used are spent, and the client earns BONUS_ACCRUAL_PERCENT of what
-// they paid (1 bonus = 1 rouble). Both are entries of the client's bonus
-// ledger with txn ids derived from the order, so they apply once.
+// The bonus programme, settled when an order completes: the client earns
+// BONUS_ACCRUAL_PERCENT of what they paid (1 bonus = 1 rouble). The bonuses
+// its price used were held when the order was created (reserve.ts) and stay
+// spent; an order from before holds spends them now. Entries of the client's
+// bonus ledger with txn ids derived from the order, so they apply once.
 import type { Tx } from "../db";
 import { config } from "../config";
 import { sqlQuery } from "../db/sql";
+import { bonusTxnId, heldAtCreation } from "./reserve";
 
 async function addBonus(tx: Tx, clientId: number, orderId: number, txnId: string, amount: number, reason: string): Promise<void> {
   if (amount === 0) return;
@@ -27,7 +29,7 @@ export async function settleOrderBonuses(tx: Tx, orderId: number): Promise<void>
   if (!order?.clientId) return;
   const breakdown = (order.priceBreakdown ?? {}) as { bonusUsed?: number };
   const used = Math.max(0, Math.floor(breakdown.bonusUsed ?? 0));
-  if (used > 0) await addBonus(tx, order.clientId, orderId, `order-${orderId}-bonus-spent`, -used, "paid for an order");
+  if (used > 0 && !(await heldAtCreation(tx, orderId))) await addBonus(tx, order.clientId, orderId, bonusTxnId.spent(orderId), -used, "paid for an order");
   const earned = Math.floor(((order.amount ?? 0) / 100) * (config().BONUS_ACCRUAL_PERCENT / 100));
-  if (earned > 0) await addBonus(tx, order.clientId, orderId, `order-${orderId}-bonus-earned`, earned, "earned on an order");
+  if (earned > 0) await addBonus(tx, order.clientId, orderId, bonusTxnId.earned(orderId), earned, "earned on an order");
 }

@@ -3,8 +3,8 @@
 import type { Db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { ValidationError } from "../errors";
-import { isValidCallbackTemplate } from "../notifications/callback-template";
-import { forgetApiKeys, issueApiKey, revokeApiKey } from "../auth/api-keys";
+import { checkCallbackTemplate, setKeyCallback } from "../notifications/integrator-callback";
+import { issueApiKey, revokeApiKey } from "../auth/api-keys";
 
 export const apiKeyRowSelect = {
   id: true,
@@ -21,16 +21,15 @@ export async function listApiKeys(db: Db) {
   return db.apiKey.findMany({ orderBy: [{ revokedAt: { sort: "desc", nulls: "first" } }, { id: "desc" }], select: apiKeyRowSelect });
 }
 
-function checkTemplate(template: string | null | undefined): string | null {
-  const value = template?.trim() || null;
-  if (value && !isValidCallbackTemplate(value)) throw new ValidationError("BAD_PARAMETER", { parameter: "callbackTemplate", expected: "http(s) URL" });
-  return value;
-}
-
-/** Issues a key; the key itself is in the reply once and nowhere else. */
+/**
+ * Issues a key; the key itself (and the secret that signs its callbacks, when
+ * it has a callback) is in the reply once and nowhere else.
+ */
 export async function issueConsoleApiKey(db: Db, input: { name: string; callbackTemplate?: string | null }) {
-  const issued = await issueApiKey(db, { name: input.name.trim(), callbackTemplate: checkTemplate(input.callbackTemplate) });
-  return { id: issued.id, name: issued.name, prefix: issued.prefix, key: issued.key };
+  const template = checkCallbackTemplate(input.callbackTemplate, "callbackTemplate");
+  const issued = await issueApiKey(db, { name: input.name.trim() });
+  const callback = template ? await setKeyCallback(db, { apiKeyId: issued.id, url: template, rotate: true, parameter: "callbackTemplate" }) : null;
+  return { id: issued.id, name: issued.name, prefix: issued.prefix, key: issued.key, callbackSecret: callback?.secret ?? null };
 }
 
 export async function revokeConsoleApiKey(db: Db, id: number) {
@@ -40,14 +39,14 @@ export async function revokeConsoleApiKey(db: Db, id: number) {
   return { id };
 }
 
-export async function setCallbackTemplate(db: Db, input: { apiKeyId: number; callbackTemplate: string | null }) {
-  // An unknown key is NOT_FOUND, not Prisma's "record to update not found" (a 500). Keys are never deleted.
-  if (!(await db.apiKey.findUnique({ where: { id: input.apiKeyId }, select: { id: true } }))) throw new ValidationError("NOT_FOUND", { what: "API key", id: input.apiKeyId });
-  const row = await db.apiKey.update({
-    where: { id: input.apiKeyId },
-    data: { callbackTemplate: checkTemplate(input.callbackTemplate) },
-    select: apiKeyRowSelect,
-  });
-  forgetApiKeys();
-  return row;
+/**
+ * An administrator sets or removes a key's callback. A key that gets a URL and
+ * has no secret yet (or `rotateSecret`) gets a new one, shown once in the
+ * reply (`callbackSecret`); a key that keeps its secret answers null there.
+ */
+export async function setCallbackTemplate(db: Db, input: { apiKeyId: number; callbackTemplate: string | null; rotateSecret?: boolean }) {
+  // An unknown key is NOT_FOUND (setKeyCallback checks), not Prisma's "record to update not found" (a 500). Keys are never deleted.
+  const { secret } = await setKeyCallback(db, { apiKeyId: input.apiKeyId, url: input.callbackTemplate, rotate: input.rotateSecret ?? false, parameter: "callbackTemplate" });
+  const row = await db.apiKey.findUniqueOrThrow({ where: { id: input.apiKeyId }, select: apiKeyRowSelect });
+  return { ...row, callbackSecret: secret };
 }

@@ -29,6 +29,7 @@ interface SqlRow {
   pre_order_ms: number | null;
   created_ms: number;
   updated_ms: number;
+  state_ms: number | null;
   service_id: number;
   service_name: string;
   service_name_en: string;
@@ -58,6 +59,8 @@ const select = (source: string) => `
   SELECT o.id, o.uuid::text AS uuid, o.state, o.status_code, o.version, o.source::text AS source, o.phone, o.client_name,
          o.street, o.house, o.dst, o.dst_street, o.dst_house, o.comment, o.amount,
          ${ms("o.pre_order_time")} AS pre_order_ms, ${ms("o.created_at")} AS created_ms, ${ms("o.updated_at")} AS updated_ms,
+         -- When the order entered its state (the age column): the page's rows only, by the history's index.
+         ${ms("(SELECT h.at FROM order_status_change h WHERE h.order_id = o.id ORDER BY h.id DESC LIMIT 1)")} AS state_ms,
          s.id AS service_id, s.name AS service_name, s.name_en AS service_name_en,
          r.id AS region_id, r.name AS region_name, r.name_en AS region_name_en,
          d.id AS driver_id, d.call_sign
@@ -86,6 +89,7 @@ function toRow(r: SqlRow): BoardRow {
     preOrderTime: r.pre_order_ms === null ? null : new Date(Number(r.pre_order_ms)),
     createdAt: new Date(Number(r.created_ms)),
     updatedAt: new Date(Number(r.updated_ms)),
+    stateAt: new Date(Number(r.state_ms ?? r.created_ms)),
     service: { id: Number(r.service_id), name: r.service_name, nameEn: r.service_name_en },
     region: r.region_id === null ? null : { id: Number(r.region_id), name: r.region_name ?? "", nameEn: r.region_name_en ?? "" },
     driver: r.driver_id === null ? null : { id: Number(r.driver_id), callSign: r.call_sign ?? "" },

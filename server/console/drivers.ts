@@ -4,6 +4,8 @@ import type { Db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { escapeLike } from "../db/like";
 import { afterCursor, rowsFor, toPage } from "../db/paging";
+import { config } from "../config";
+import { livenessOf } from "../dispatch/liveness";
 
 export const driverRowSelect = {
   id: true,
@@ -15,6 +17,8 @@ export const driverRowSelect = {
   balance: true,
   active: true,
   positionAt: true,
+  appSeenAt: true,
+  awaySince: true,
   region: { select: { id: true, name: true, nameEn: true } },
   car: { select: { brand: true, model: true, color: true, regNumber: true, carClass: true } },
   services: { select: { serviceId: true } },
@@ -24,6 +28,8 @@ export interface ListDriversInput {
   state?: "OFFLINE" | "FREE" | "BUSY";
   q?: string;
   serviceId?: number;
+  /** Only drivers on shift that automatic dispatch does not offer orders to (away, stale position, silent app). */
+  notOffered?: boolean;
   cursor?: number | null;
   limit: number;
 }
@@ -31,6 +37,7 @@ export interface ListDriversInput {
 function driversWhere(input: Omit<ListDriversInput, "cursor" | "limit">): Prisma.DriverWhereInput {
   const q = input.q?.trim();
   return {
+    ...(input.notOffered ? { AND: [notOfferedWhere()] } : {}),
     ...(input.state ? { state: input.state } : {}),
     ...(input.serviceId ? { services: { some: { serviceId: input.serviceId } } } : {}),
     ...(q
@@ -60,7 +67,22 @@ export async function listDrivers(db: Db, input: ListDriversInput) {
   ]);
   const byState = { OFFLINE: 0, FREE: 0, BUSY: 0 };
   for (const c of counts) byState[c.state] = c._count._all;
-  return { ...toPage(rows, input.limit), counts: byState };
+  const page = toPage(rows, input.limit);
+  const items = page.items.map(({ appSeenAt, ...row }) => {
+    const l = livenessOf({ awaySince: row.awaySince, positionAt: row.positionAt, appSeenAt });
+    return { ...row, dispatch: row.state === "OFFLINE" ? null : { away: l.away, stalePosition: l.stalePosition, silentApp: l.silentApp } };
+  });
+  return { ...page, items, counts: byState, notOffered: await db.driver.count({ where: { active: true, ...notOfferedWhere() } }) };
+}
+
+/** Drivers on shift automatic dispatch passes over (server/dispatch/liveness.ts). */
+function notOfferedWhere(): Prisma.DriverWhereInput {
+  const cfg = config();
+  const before = (seconds: number) => new Date(Date.now() - seconds * 1000);
+  const or: Prisma.DriverWhereInput[] = [{ awaySince: { not: null } }];
+  if (cfg.DISPATCH_POSITION_MAX_AGE_SECONDS > 0) or.push({ positionAt: null }, { positionAt: { lt: before(cfg.DISPATCH_POSITION_MAX_AGE_SECONDS) } });
+  if (cfg.DISPATCH_APP_SILENT_SECONDS > 0) or.push({ appSeenAt: null }, { appSeenAt: { lt: before(cfg.DISPATCH_APP_SILENT_SECONDS) } });
+  return { state: { in: ["FREE", "BUSY"] }, OR: or };
 }
 
 /** Active drivers an order may go to, free ones first; filtered by service and text. */

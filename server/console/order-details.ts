@@ -91,7 +91,8 @@ export async function getOrderDetails(db: Db, id: number) {
   };
   return {
     ...order,
-    nextStates: state ? nextStates(state) : [],
+    // "Completed" is not offered for an order no driver holds (server/orders/move-order.ts refuses it).
+    nextStates: state ? nextStates(state).filter((to) => to !== "DONE_SUCCESSFUL" || order.driver !== null) : [],
     history: order.history.map((h) => ({ ...h, actorName: actorName(h.actorType, h.actorId) })),
   };
 }

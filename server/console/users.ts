@@ -1,11 +1,14 @@
 // Console users, managed by administrators: create with roles, change
 // roles, disable (out at once: every request re-reads the user), reset the
-// password. An administrator cannot lock themselves out.
+// password. An administrator cannot lock themselves out. A role change,
+// disabling and a password reset end the user's sessions
+// (server/auth/session-epoch.ts).
 import type { Db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import type { UserRole } from "../generated/prisma/enums";
 import { AuthError, ValidationError, isUniqueViolation } from "../errors";
 import { hashPassword } from "../auth/passwords";
+import { announceRevokedSessions, NEW_SESSION_EPOCH } from "../auth/session-epoch";
 
 export const userRowSelect = {
   id: true,
@@ -50,30 +53,41 @@ function refuseSelfLockout(actorId: number, userId: number, what: string, reason
 }
 
 /** An unknown user is NOT_FOUND, not Prisma's "record to update not found" (a 500). Users are never deleted. */
-async function requireUser(db: Db, userId: number): Promise<void> {
-  const user = await db.user.findUnique({ where: { id: userId }, select: { id: true } });
+async function requireUser(db: Db, userId: number): Promise<{ roles: UserRole[]; disabled: boolean }> {
+  const user = await db.user.findUnique({ where: { id: userId }, select: { roles: true, disabled: true } });
   if (!user) throw new ValidationError("NOT_FOUND", { what: "User", id: userId });
+  return user;
 }
+
+const sameRoles = (a: readonly UserRole[], b: readonly UserRole[]) => a.length === b.length && a.every((r) => b.includes(r));
 
 export async function updateUser(db: Db, actorId: number, input: { userId: number; name?: string; roles?: UserRole[] }) {
   if (input.roles && !input.roles.includes("ADMIN")) refuseSelfLockout(actorId, input.userId, "you cannot remove your own administrator role", "selfAdmin");
-  await requireUser(db, input.userId);
-  return db.user.update({
+  const before = await requireUser(db, input.userId);
+  const roles = input.roles ? [...new Set(input.roles)] : undefined;
+  const rolesChanged = roles !== undefined && !sameRoles(roles, before.roles);
+  const updated = await db.user.update({
     where: { id: input.userId },
-    data: { ...(input.name !== undefined ? { name: input.name.trim() } : {}), ...(input.roles ? { roles: [...new Set(input.roles)] } : {}) },
+    data: { ...(input.name !== undefined ? { name: input.name.trim() } : {}), ...(roles ? { roles } : {}), ...(rolesChanged ? NEW_SESSION_EPOCH : {}) },
     select: userRowSelect,
   });
+  if (rolesChanged) announceRevokedSessions(input.userId);
+  return updated;
 }
 
 export async function setUserDisabled(db: Db, actorId: number, input: { userId: number; disabled: boolean }) {
   if (input.disabled) refuseSelfLockout(actorId, input.userId, "you cannot disable yourself", "selfDisable");
   await requireUser(db, input.userId);
-  return db.user.update({ where: { id: input.userId }, data: { disabled: input.disabled }, select: userRowSelect });
+  const updated = await db.user.update({ where: { id: input.userId }, data: { disabled: input.disabled, ...(input.disabled ? NEW_SESSION_EPOCH : {}) }, select: userRowSelect });
+  if (input.disabled) announceRevokedSessions(input.userId);
+  return updated;
 }
 
 export async function resetUserPassword(db: Db, input: { userId: number; password: string }) {
   await requireUser(db, input.userId);
-  return db.user.update({ where: { id: input.userId }, data: { passwordHash: await hashPassword(input.password) }, select: userRowSelect });
+  const updated = await db.user.update({ where: { id: input.userId }, data: { passwordHash: await hashPassword(input.password), ...NEW_SESSION_EPOCH }, select: userRowSelect });
+  announceRevokedSessions(input.userId);
+  return updated;
 }
 
 export async function setUserLocale(db: Db, input: { userId: number; locale: "ru" | "en" }) {

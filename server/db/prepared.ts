@@ -14,7 +14,7 @@
 //               standard_conforming_strings is on (checked once; off, the
 //               plain query is used).
 import type { PGlite } from "@electric-sql/pglite";
-import { connection, rawQuery, type DbOrTx } from "../db";
+import { connectionOf, rawQuery, type DbOrTx } from "../db";
 
 export type PreparedParam = string | number | boolean | null;
 
@@ -76,8 +76,8 @@ export async function prepareOnPglite(pglite: PGlite, statement: PreparedStateme
 
 /** Runs a prepared statement on the process's connection; inside a transaction, as a plain query of it. */
 export async function preparedQuery<T>(db: DbOrTx, statement: PreparedStatement, params: readonly PreparedParam[]): Promise<T[]> {
-  const conn = connection();
-  if (db !== conn.prisma) return rawQuery(db)<T>(statement.sql, [...params]);
+  const conn = connectionOf(db);
+  if (!conn) return rawQuery(db)<T>(statement.sql, [...params]);
   if (conn.pool) return (await conn.pool.query({ name: statement.name, text: statement.sql, values: [...params] })).rows as T[];
   const pglite = conn.pglite!;
   if (!(await prepareOnPglite(pglite, statement))) return conn.query<T>(statement.sql, [...params]);

@@ -5,8 +5,10 @@
 // whose error message is the expected type, so that errors name it.
 import { z } from "zod";
 import { holdsNul } from "../http/nul";
+import { ValidationError } from "../errors";
 import type { ApiRequest } from "../http/types";
 import { UUID_PATTERN } from "../../shared/uuid";
+import { API_TIME_FORMS, readApiTime, type ApiTime } from "../orders/time";
 
 export type RawParams = Map<string, string>;
 
@@ -23,22 +25,23 @@ export async function readParams(request: ApiRequest): Promise<RawParams> {
   for (const [name, value] of request.query) add(params, name, value);
   if (request.body.length === 0) return params;
   const contentType = (request.headers["content-type"] ?? "").toLowerCase();
+  // A body that does not parse is refused (BAD_REQUEST), never read as empty:
+  // read as empty, its parameters would silently fall back to "not given".
   if (contentType.includes("application/json")) {
     let parsed: unknown;
     try {
       parsed = JSON.parse(request.body.toString("utf8"));
     } catch {
-      return params;
+      throw new ValidationError("BAD_REQUEST");
     }
-    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) {
-      for (const [name, value] of Object.entries(parsed)) add(params, name, value);
-    }
+    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new ValidationError("BAD_REQUEST");
+    for (const [name, value] of Object.entries(parsed)) add(params, name, value);
   } else if (contentType.includes("multipart/form-data")) {
     try {
       const form = await new Response(new Uint8Array(request.body), { headers: { "content-type": contentType } }).formData();
       form.forEach((value, name) => add(params, name, typeof value === "string" ? value : undefined));
     } catch {
-      return params;
+      throw new ValidationError("BAD_REQUEST");
     }
   } else {
     // Form encoding, also when the client did not say (some don't).
@@ -59,21 +62,25 @@ export const p = {
       .trim()
       .regex(/^\+?\d{1,10}$/, "natural number")
       .transform(Number)
-      .refine((n) => n >= 1 && n <= MAX_INT, "natural number"),
+      .refine((n) => n >= 1 && n <= MAX_INT, "natural number")
+      // on the wire a query or form value; described as the integer it is (openapi.ts)
+      .meta({ "x-wire-type": "integer", minimum: 1, maximum: MAX_INT }),
   integer: () =>
     z
       .string()
       .trim()
       .regex(/^[+-]?\d{1,10}$/, "integer")
       .transform(Number)
-      .refine((n) => Math.abs(n) <= MAX_INT, "integer"),
+      .refine((n) => Math.abs(n) <= MAX_INT, "integer")
+      .meta({ "x-wire-type": "integer" }),
   float: (min = -1e9, max = 1e9) =>
     z
       .string()
       .trim()
       .regex(/^[+-]?(\d+([.,]\d*)?|[.,]\d+)([eE][+-]?\d+)?$/, "number")
       .transform((s) => Number(s.replace(",", ".")))
-      .refine((n) => Number.isFinite(n) && n >= min && n <= max, `number from ${min} to ${max}`),
+      .refine((n) => Number.isFinite(n) && n >= min && n <= max, `number from ${min} to ${max}`)
+      .meta({ "x-wire-type": "number", minimum: min, maximum: max }),
   latitude: () => p.float(-90, 90),
   longitude: () => p.float(-180, 180),
   /** yes/no, and true/false as clients written in other languages send booleans. */
@@ -82,21 +89,37 @@ export const p = {
       .string()
       .transform((s) => s.trim().toLowerCase())
       .pipe(z.enum(["yes", "no", "true", "false"], "yes or no"))
-      .transform((s) => s === "yes" || s === "true"),
+      .transform((s) => s === "yes" || s === "true")
+      // the reference's values; true/false are read too (clients in other languages send booleans)
+      .meta({ enum: ["yes", "no"] }),
   /** A payment card's number: up to 19 digits (spaces between groups allowed), kept as text. */
   cardNumber: () =>
     z
       .string()
       .transform((s) => s.replace(/[\s-]/g, ""))
-      .pipe(z.string().regex(/^\d{1,19}$/, "card number of up to 19 digits")),
-  uuid: () => z.string().trim().regex(UUID_PATTERN, "uuid"),
-  /** `%Y-%m-%d %H:%M:%S` (a `T` and seconds-less forms are accepted too). */
-  datetime: () =>
-    z
+      .pipe(z.string().regex(/^\d{1,19}$/, "card number of up to 19 digits"))
+      .meta({ examples: ["4276 1600 1234 5678"] }),
+  uuid: () => z.string().trim().regex(UUID_PATTERN, "uuid").meta({ format: "uuid", examples: ["5f0c6d1e-8a8e-4b7e-9a43-2f1d9c0b7e21"] }),
+  /**
+   * A time: `%Y-%m-%d %H:%M:%S` on the parameter's clock (seconds optional, `T`
+   * or a space), or ISO 8601 with an offset (an exact instant). Checked against
+   * the calendar here; the operation applies the clock (resolveApiTime).
+   * `clockOnly`: `HH:MM[:SS]` alone as well (creation's 1.4.4 `time`).
+   */
+  time: (options: { clockOnly?: boolean } = {}) => {
+    const expected = options.clockOnly ? `${API_TIME_FORMS}, or HH:MM` : API_TIME_FORMS;
+    return z
       .string()
-      .regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?$/, "datetime YYYY-MM-DD HH:MM:SS")
-      .refine((s) => !Number.isNaN(Date.parse(s.replace(" ", "T"))), "datetime YYYY-MM-DD HH:MM:SS"),
-  phone: () => z.string().max(32, "phone number").regex(/^\+?[\d\s()-]{5,}$/, "phone number"),
+      .max(64, expected)
+      .transform((s, ctx): ApiTime => {
+        const time = readApiTime(s, options);
+        if (time) return time;
+        ctx.addIssue({ code: "custom", message: expected });
+        return z.NEVER;
+      })
+      .meta({ examples: options.clockOnly ? ["2030-01-15 10:00:00", "2030-01-15T10:00:00+03:00", "10:00"] : ["2030-01-15 10:00:00", "2030-01-15T10:00:00+03:00"] });
+  },
+  phone: () => z.string().max(32, "phone number").regex(/^\+?[\d\s()-]{5,}$/, "phone number").meta({ examples: ["+79161234567", "89161234567", "+998919800555"] }),
   /** A JSON text; the operation validates its structure. */
   json: () =>
     z

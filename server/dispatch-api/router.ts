@@ -8,16 +8,29 @@ import { rateLimits } from "../http/rate-limit";
 import { errorMessage } from "../i18n/errors";
 import type { DispatchContext, Operation } from "./define";
 import { OPERATIONS } from "./operations";
+import { registerOperations } from "../metrics/labels";
 import { buildOpenApiDocument } from "./openapi";
 import { parseParams, readParams } from "./params";
-import { done, errorReply, failure } from "./reply";
+import { done, errorReply, failure, rateLimited } from "./reply";
+import { IDEMPOTENCY_HEADER, readIdempotencyKey, requestFingerprint } from "../idempotency/key";
+import { withIdempotencyKey } from "../idempotency/replay";
+
+/** Marks a reply that repeats the stored reply of an earlier request with the same key. */
+const REPLAYED = { "idempotent-replayed": "true" };
+
+function knownNames(op: Operation): Set<string> {
+  return new Set(Object.keys((op.input as { shape?: Record<string, unknown> }).shape ?? {}));
+}
 
 const byPath = new Map<string, Operation[]>();
 for (const op of OPERATIONS) {
+  // The Idempotency-Key is kept per API key, for creating POSTs (define.ts).
+  if (op.idempotent && (op.method !== "POST" || !op.auth)) throw new Error(`${op.method} ${op.path}: only a POST with an API key can take an Idempotency-Key`);
   const list = byPath.get(op.path) ?? [];
   list.push(op);
   byPath.set(op.path, list);
 }
+registerOperations("dispatch", [...OPERATIONS.map((op) => `${op.method} ${op.path}`), "GET openapi.json"]);
 
 function pick(ops: Operation[], method: string, params: Map<string, string>): Operation | undefined {
   const candidates = ops.filter((op) => op.method === (method === "HEAD" ? "GET" : method));
@@ -34,6 +47,8 @@ function limits() {
 export async function handleDispatchApi(request: ApiRequest): Promise<ApiResponse> {
   const language = config().LANGUAGE;
   if (request.path === "openapi.json" && (request.method === "GET" || request.method === "HEAD")) {
+    request.operation = "GET openapi.json";
+    if (!limits().byAddress.take(request.remoteAddress)) return rateLimited(language);
     openApiBody ??= JSON.stringify(buildOpenApiDocument());
     return { status: 200, headers: { "content-type": "application/json; charset=utf-8" }, body: openApiBody };
   }
@@ -45,16 +60,16 @@ export async function handleDispatchApi(request: ApiRequest): Promise<ApiRespons
     });
   }
   if (request.bodyTooLarge) return failure("BODY_TOO_LARGE", { limit: MAX_BODY_BYTES }, language);
-  if (!limits().byAddress.take(request.remoteAddress)) return failure("RATE_LIMITED", {}, language);
+  if (!limits().byAddress.take(request.remoteAddress)) return rateLimited(language);
   try {
     const params = await readParams(request);
     const op = pick(ops, request.method, params);
     if (!op) return failure("METHOD_NOT_ALLOWED", { method: request.method.slice(0, 16) }, language);
     request.operation = `${op.method} ${op.path}`;
-    const ctx: DispatchContext = { db: db(), apiKey: null, language, remoteAddress: request.remoteAddress };
+    const ctx: DispatchContext = { db: db(), apiKey: null, language, remoteAddress: request.remoteAddress, replyHeaders: {} };
     if (op.auth) {
       ctx.apiKey = await authenticateApiKey(ctx.db, params.get("api_key"));
-      if (!limits().byKey.take(`dispatch:${ctx.apiKey.id}`)) return failure("RATE_LIMITED", {}, language);
+      if (!limits().byKey.take(`dispatch:${ctx.apiKey.id}`)) return rateLimited(language);
     }
     const parsed = parseParams(op.input, params);
     if (!parsed.ok) {
@@ -63,7 +78,14 @@ export async function handleDispatchApi(request: ApiRequest): Promise<ApiRespons
         ? failure("MISSING_PARAMETER", { parameter: issue.parameter }, language)
         : failure("BAD_PARAMETER", { parameter: issue.parameter, expected: issue.expected }, language);
     }
-    return done(await op.handle(parsed.value, ctx), op.topLevel);
+    const key = op.idempotent && ctx.apiKey ? readIdempotencyKey(request.headers[IDEMPOTENCY_HEADER]) : undefined;
+    if (key !== undefined && ctx.apiKey) {
+      const operation = `${op.method} ${op.path}`;
+      ctx.idempotency = { apiKeyId: ctx.apiKey.id, key, operation, fingerprint: requestFingerprint(operation, params, knownNames(op)) };
+      const outcome = await withIdempotencyKey(ctx.db, ctx.idempotency, () => op.handle(parsed.value, ctx));
+      return done(outcome.reply, op.topLevel, outcome.replayed ? REPLAYED : ctx.replyHeaders);
+    }
+    return done(await op.handle(parsed.value, ctx), op.topLevel, ctx.replyHeaders);
   } catch (error) {
     return errorReply(error, language);
   }

@@ -13,6 +13,7 @@ import { lockOrder, moveOrderInTx, publishMoves, type MovedOrder } from "../orde
 import { escalateInTx } from "./escalate";
 import { publishOffer } from "./offer";
 import { sqlQuery } from "../db/sql";
+import { countTimeoutInTx } from "./liveness";
 
 export interface OfferAnswerer {
   id: number;
@@ -49,6 +50,7 @@ export async function closeOfferInTx(tx: Tx, offer: LiveOfferRow, outcome: Offer
       moves.push(await moveOrderInTx(tx, { orderId: offer.orderId, to: "FREE", actor, reason }));
     }
   }
+  if (outcome === "TIMED_OUT") await countTimeoutInTx(tx, offer.driverId);
   if (outcome !== "WITHDRAWN") moves.push(...(await escalateInTx(tx, offer.orderId)));
   return moves;
 }

@@ -10,6 +10,7 @@ import type { DriverRow, FreeOrderRow, QueuePlaceRow } from "./data";
 import type { DriverToDispatch, OrderRules, OrderToDispatch } from "./core/types";
 import { optionsNeeded } from "./extras";
 import type { DispatchSettings } from "./settings";
+import { PRODUCTION_DEFAULT } from "./core/defaults";
 
 export function rulesOf(s: DispatchSettings): OrderRules {
   return {
@@ -18,6 +19,8 @@ export function rulesOf(s: DispatchSettings): OrderRules {
     fairnessWeight: s.fairnessWeight,
     minBalance: Number(s.minBalance),
     chainSeconds: s.chainMinutes * 60,
+    ...(PRODUCTION_DEFAULT.radiusGrowth ? { radiusStartKm: PRODUCTION_DEFAULT.radiusStartKm, radiusStepKm: PRODUCTION_DEFAULT.radiusStepKm } : {}),
+    ...(PRODUCTION_DEFAULT.acceptanceWeight > 0 ? { acceptanceWeight: PRODUCTION_DEFAULT.acceptanceWeight } : {}),
   };
 }
 

@@ -3,6 +3,7 @@
 // a race: the offers are made one by one under row locks (offer.ts).
 import type { DbOrTx } from "../db";
 import { sqlQuery } from "../db/sql";
+import { liveCandidateSql } from "./liveness";
 
 export interface FreeOrderRow {
   id: number;
@@ -31,6 +32,8 @@ export async function readFreeOrders(db: DbOrTx, states: readonly string[], limi
        FROM orders o LEFT JOIN dispatch_order c ON c.order_id = o.id
       WHERE o.state = ANY($1::text[]) AND o.lat IS NOT NULL AND o.lon IS NOT NULL
         AND NOT EXISTS (SELECT 1 FROM dispatch_offer f WHERE f.order_id = o.id AND f.state = 'LIVE')
+        -- An offer bought from the exchange goes to a driver only through a take on the exchange (takeOffer).
+        AND NOT EXISTS (SELECT 1 FROM exchange_link l WHERE l.order_id = o.id AND l.role = 'BOUGHT' AND l.phase IN ('OFFERED', 'TAKING'))
       ORDER BY o.created_at, o.id
       LIMIT $2`, [states, limit]);
 }
@@ -56,11 +59,12 @@ const DRIVER_COLUMNS = `d.id, d.city_id, d.lat, d.lon, d.balance, car.options,
     (SELECT max(o.updated_at) FROM orders o WHERE o.driver_id = d.id AND o.status_code >= 90),
     (SELECT max(sh.started_at) FROM shift sh WHERE sh.driver_id = d.id)) AS idle_since`;
 
-/** Free drivers on shift with a position and no live offer. */
+/** Free drivers on shift with a fresh position, a live app, not away, and no live offer (liveness.ts). */
 export async function readFreeDrivers(db: DbOrTx): Promise<DriverRow[]> {
   return sqlQuery<DriverRow>(db, `SELECT ${DRIVER_COLUMNS}, NULL::float8 AS dst_lat, NULL::float8 AS dst_lon, NULL::float8 AS busy_for
        FROM driver d LEFT JOIN car ON car.driver_id = d.id
       WHERE d.state = 'FREE' AND d.active AND d.lat IS NOT NULL AND d.lon IS NOT NULL
+        AND ${liveCandidateSql()}
         AND NOT EXISTS (SELECT 1 FROM dispatch_offer f WHERE f.driver_id = d.id AND f.state = 'LIVE')`);
 }
 
@@ -81,6 +85,7 @@ export async function readChainDrivers(db: DbOrTx, maxSeconds: number): Promise<
           ORDER BY o.id DESC LIMIT 1) t ON true
       WHERE d.state = 'BUSY' AND d.active
         AND t.busy_for <= $1
+        AND ${liveCandidateSql()}
         AND NOT EXISTS (SELECT 1 FROM orders b WHERE b.driver_id = d.id AND b.state IN ('BOUND', 'SENT_TO_DRIVER', 'CONFIRMED', 'AWAITING_CLIENT'))
         AND NOT EXISTS (SELECT 1 FROM dispatch_offer f WHERE f.driver_id = d.id AND f.state = 'LIVE')`, [maxSeconds]);
 }

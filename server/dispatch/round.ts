@@ -8,10 +8,13 @@
 import type { Db } from "../db";
 import { SYSTEM_ACTOR } from "../actor";
 import { log } from "../log";
+import { isDomainError } from "../errors";
 import { makeOffer, publishOffer } from "./offer";
 import { expireOffer } from "./answer-offer";
 import { arrivalTimes, driverInput, orderInput } from "./candidates";
 import { planAssignments } from "./core/plan";
+import { adaptToScarcity } from "./core/scarcity";
+import { config } from "../config";
 import { queueAssign } from "./core/queue-rule";
 import type { Assignment, DriverToDispatch, OrderToDispatch } from "./core/types";
 import { readChainDrivers, readExpiredOffers, readFreeDrivers, readFreeOrders, readQueuePlaces, withdrawStaleOffers, type FreeOrderRow } from "./data";
@@ -81,7 +84,8 @@ export async function dispatchRound(db: Db, state: RoundState, now = new Date())
     if (batchDue) state.lastBatch.set(cityId, now.getTime());
     const chosen = candidates.filter((c) => c.settings.strategy === "GREEDY" || batchDue || c.settings.mode === "QUEUE");
     if (chosen.length === 0) continue;
-    const orders = chosen.map((c) => c.input);
+    // More free orders than free cars: the radius capped, no chains (core/scarcity.ts, measured in docs/dispatch.md).
+    const orders = adaptToScarcity(chosen.map((c) => c.input), drivers, config().DISPATCH_SCARCE_RADIUS_KM);
     const matrix = await arrivalTimes(db, cityId, orders, drivers, now);
     const assignments = planCity(chosen, orders, drivers, matrix, batchDue);
     const byOrder = new Map(chosen.map((c) => [c.row.id, c]));
@@ -96,7 +100,14 @@ export async function dispatchRound(db: Db, state: RoundState, now = new Date())
         acceptSeconds: c.settings.acceptSeconds,
         actor: SYSTEM_ACTOR,
       }).catch((error: unknown) => {
-        log.warn("dispatch: an offer failed", { orderId: a.orderId, driverId: a.driverId, error: error instanceof Error ? error.message : String(error) });
+        // The order or the driver changed since the round read them (a driver
+        // took a free order, went off shift, answered another offer): expected,
+        // the next round sees the new state. Anything else is worth a warning.
+        if (isDomainError(error) && error.code === "CONFLICT") {
+          log.debug("dispatch: an offer was overtaken", { orderId: a.orderId, driverId: a.driverId, reason: error.details.reasonKey ?? error.details.reason });
+        } else {
+          log.warn("dispatch: an offer failed", { orderId: a.orderId, driverId: a.driverId, error: error instanceof Error ? error.message : String(error) });
+        }
         return undefined;
       });
       if (made) report.offers += 1;

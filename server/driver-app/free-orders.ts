@@ -39,17 +39,23 @@ export async function listFreeOrders(db: Db, me: DriverIdentity, input: OffersIn
       lat: { gte: here.lat - dLat, lte: here.lat + dLat },
       lon: { gte: here.lon - dLon, lte: here.lon + dLon },
     },
-    select: { ...orderSelect, regionId: true },
+    select: { ...orderSelect, regionId: true, exchangeLink: { select: { role: true, phase: true } } },
     orderBy: { createdAt: "asc" },
     take: 500,
   });
-  const pullable = rows.filter((row) => row.state === "PREORDER_FREE" ? settings.pullable("FREE", row.serviceId, row.regionId) : settings.pullable(row.state, row.serviceId, row.regionId));
+  // An offer bought from the exchange is not dispatched automatically (only a
+  // take on the exchange gives it to a driver): drivers take it themselves, whatever the distribution.
+  const exchangeOffer = (row: (typeof rows)[number]) => row.exchangeLink?.role === "BOUGHT" && row.exchangeLink.phase === "OFFERED";
+  const pullable = rows.filter((row) =>
+    exchangeOffer(row) || (row.state === "PREORDER_FREE" ? settings.pullable("FREE", row.serviceId, row.regionId) : settings.pullable(row.state, row.serviceId, row.regionId)),
+  );
   const offers = pullable
+    .map(({ exchangeLink: _link, ...row }) => row)
     .map((row) => ({ row, metres: haversineMetres(here, { lat: row.lat ?? 0, lon: row.lon ?? 0 }) }))
     .filter((o) => o.metres <= input.radiusKm * 1000)
     .sort((a, b) => a.metres - b.metres || a.row.id - b.row.id)
     .slice(0, input.limit)
-    .map((o) => ({ ...view(o.row), distance_km: Math.round(o.metres) / 1000 }));
+    .map((o) => ({ ...view(o.row, me.id), distance_km: Math.round(o.metres) / 1000 }));
   return { state: driver.state, offers };
 }
 

@@ -2,7 +2,8 @@
 // by the fleet's back office through the provisioning call and shown once.
 // Only its SHA-256 hash is stored (Driver.appKeyHash; the keys are long
 // random strings, so a fast hash is safe). Issuing a new key replaces the
-// old one, which stops working at once here and within CACHE_MS elsewhere.
+// old one, which stops working at once on every instance (the change is
+// announced on the event bus, which reaches the others by LISTEN).
 //
 // The provisioning key that may issue driver keys is derived from APP_SECRET
 // (HMAC-SHA256 with a fixed label), so it is never stored and every instance
@@ -12,6 +13,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypt
 import type { DbOrTx } from "../db";
 import { appSecret } from "../auth/secret";
 import { AuthError, ValidationError } from "../errors";
+import { publish, subscribe } from "../events/bus";
 
 const PROVISIONING_LABEL = "taxi-dispatch/driver-app/provisioning/v1";
 
@@ -47,6 +49,18 @@ export interface DriverIdentity {
   id: number;
   callSign: string;
   cityId: number;
+  /** The hash of the key the caller presented: a long-lived stream re-checks it (server/driver-app/offers.ts). */
+  keyHash?: string;
+}
+
+/**
+ * Tells every instance that the driver's key changed or the driver was
+ * disabled (after the change committed): open offer streams and long polls
+ * re-check the key at once, and every instance forgets its cached keys.
+ */
+export function announceDriverAccessChanged(driverId: number): void {
+  forgetDriverKeys();
+  publish({ type: "driver.accessRevoked", driverId });
 }
 
 /** Issues a new key for the driver (replacing any old one); the key is returned once. */
@@ -55,7 +69,7 @@ export async function issueDriverAppKey(db: DbOrTx, callSign: string): Promise<{
   if (!driver || !driver.active) throw new ValidationError("NOT_FOUND", { what: "Driver", id: callSign });
   const key = generateAppKey();
   await db.driver.update({ where: { id: driver.id }, data: { appKeyHash: hashAppKey(key) }, select: { id: true } });
-  forgetDriverKeys();
+  announceDriverAccessChanged(driver.id);
   return { driverId: driver.id, callSign, key };
 }
 
@@ -64,11 +78,12 @@ export async function revokeDriverAppKey(db: DbOrTx, callSign: string): Promise<
   const driver = await db.driver.findUnique({ where: { callSign }, select: { id: true } });
   if (!driver) throw new ValidationError("NOT_FOUND", { what: "Driver", id: callSign });
   await db.driver.update({ where: { id: driver.id }, data: { appKeyHash: null }, select: { id: true } });
-  forgetDriverKeys();
+  announceDriverAccessChanged(driver.id);
 }
 
 // Every call of a driver app is authenticated; a short cache keeps that off
-// the database. A new key or a revocation clears it here at once.
+// the database. A new key, a revocation or a disabled driver clears it on
+// every instance (announceDriverAccessChanged).
 const CACHE_MS = 5_000;
 const cacheKey = Symbol.for("taxi.driverAppKeyCache");
 type Cached = { identity: DriverIdentity | null; at: number };
@@ -76,7 +91,13 @@ type Holder = { [cacheKey]?: Map<string, Cached> };
 
 function cache(): Map<string, Cached> {
   const holder = globalThis as Holder;
-  holder[cacheKey] ??= new Map();
+  if (!holder[cacheKey]) {
+    holder[cacheKey] = new Map();
+    // A change announced by another instance clears this one's cache too (announceDriverAccessChanged).
+    subscribe((event) => {
+      if (event.type === "driver.accessRevoked") holder[cacheKey]?.clear();
+    });
+  }
   return holder[cacheKey];
 }
 
@@ -96,7 +117,7 @@ export async function authenticateDriver(db: DbOrTx, key: string | undefined): P
     return hit.identity;
   }
   const row = await db.driver.findUnique({ where: { appKeyHash: hash }, select: { id: true, callSign: true, cityId: true, active: true } });
-  const identity = row && row.active ? { id: row.id, callSign: row.callSign, cityId: row.cityId } : null;
+  const identity = row && row.active ? { id: row.id, callSign: row.callSign, cityId: row.cityId, keyHash: hash } : null;
   if (cache().size > 10_000) cache().clear();
   cache().set(hash, { identity, at: now });
   if (!identity) throw new AuthError("UNAUTHORIZED", { reason: "unknown or replaced driver app key" });

@@ -11,10 +11,11 @@ import { takeFreeOrder, type TakeFreeOrderInput } from "../orders/commands/take-
 import type { DriverIdentity } from "./keys";
 import { readDriverOrder, type DriverOrderView } from "./order-view";
 import { publishDriver } from "./shift";
+import { breakdownView } from "./meter-view";
 
 async function reply(db: Db, me: DriverIdentity, orderId: number): Promise<DriverOrderView> {
   await publishDriver(db, me.id);
-  return readDriverOrder(db, orderId);
+  return readDriverOrder(db, orderId, me.id);
 }
 
 /** Accept: the live offer made to the driver, else an order bought on the exchange, else a free order of ours. */
@@ -36,6 +37,7 @@ export async function completeOrderReply(db: Db, me: DriverIdentity, input: { uu
   return {
     order: await reply(db, me, done.orderId),
     fare: done.amount === null ? null : kopecksToRoubles(done.amount),
+    breakdown: done.meter ? breakdownView(done.meter) : null,
     commission: kopecksToRoubles(done.commission),
     balance: kopecksToRoubles(done.balance),
   };

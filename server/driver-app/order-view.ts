@@ -1,7 +1,13 @@
 // An order as the driver app shows it: the fields a driver needs, money in
-// roubles, times in ISO 8601.
+// roubles, times in ISO 8601. The passenger (name and phone) only once the
+// order is this driver's: accepted by them and not over. A free order, a live
+// offer, an order sent to the driver who has not accepted it, someone else's
+// order: the fields are there, empty (docs/driver-app.md, "The passenger").
 import type { Db } from "../db";
 import { kopecksToRoubles } from "../balances/money";
+import { DRIVER_OFFERED_STATES, isDone, isOrderState } from "../orders/states";
+import { rateKindOf, type RateKindName } from "../meter/order-meter";
+import { withMeter, type MeterView } from "./meter-view";
 
 export const orderSelect = {
   id: true,
@@ -28,7 +34,10 @@ export const orderSelect = {
   comment: true,
   clientName: true,
   phone: true,
+  driverId: true,
   createdAt: true,
+  priceToken: true,
+  rate: { select: { kind: true } },
 } as const;
 
 export interface OrderRow {
@@ -56,7 +65,10 @@ export interface OrderRow {
   comment: string;
   clientName: string;
   phone: string;
+  driverId: number | null;
   createdAt: Date;
+  priceToken: string | null;
+  rate: { kind: RateKindName } | null;
 }
 
 export interface DriverOrderView {
@@ -77,9 +89,21 @@ export interface DriverOrderView {
   client_name: string;
   phone: string;
   created_at: string;
+  /** FIXED: `amount` is the price; METERED: the taximeter's (docs/driver-app.md, "The taximeter"). */
+  rate_kind: RateKindName;
+  /** The running meter of a METERED order from the driver's arrival on; null otherwise. */
+  meter: MeterView | null;
 }
 
-export function view(row: OrderRow): DriverOrderView {
+/** Whether the passenger may be shown to this driver: the order is theirs, accepted and not over. */
+export function passengerVisible(row: Pick<OrderRow, "driverId" | "state">, driverId: number): boolean {
+  if (row.driverId !== driverId || !isOrderState(row.state)) return false;
+  return !DRIVER_OFFERED_STATES.includes(row.state) && !isDone(row.state);
+}
+
+/** The order as `driverId` may see it. */
+export function view(row: OrderRow, driverId: number): DriverOrderView {
+  const passenger = passengerVisible(row, driverId);
   const hasDestination = row.dst !== "" || row.dstStreet !== "" || row.dstLat !== null;
   return {
     id: row.id,
@@ -96,13 +120,17 @@ export function view(row: OrderRow): DriverOrderView {
     pre_order_time: row.preOrderTime?.toISOString() ?? null,
     arrival_at: row.arrivalAt?.toISOString() ?? null,
     comment: row.comment,
-    client_name: row.clientName,
-    phone: row.phone,
+    client_name: passenger ? row.clientName : "",
+    phone: passenger ? row.phone : "",
     created_at: row.createdAt.toISOString(),
+    rate_kind: rateKindOf(row),
+    meter: null,
   };
 }
 
-export async function readDriverOrder(db: Db, id: number): Promise<DriverOrderView> {
-  return view(await db.order.findUniqueOrThrow({ where: { id }, select: orderSelect }));
+export async function readDriverOrder(db: Db, id: number, driverId: number): Promise<DriverOrderView> {
+  const row = await db.order.findUniqueOrThrow({ where: { id }, select: orderSelect });
+  // The meter is the driver's own business: shown on their orders only.
+  return row.driverId === driverId ? withMeter(db, view(row, driverId)) : view(row, driverId);
 }
 

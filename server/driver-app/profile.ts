@@ -3,7 +3,9 @@ import type { Db } from "../db";
 import { kopecksToRoubles } from "../balances/money";
 import { NOT_DONE_STATES } from "../orders/states";
 import type { DriverIdentity } from "./keys";
+import { dispatchLivenessView } from "./liveness-view";
 import { orderSelect, view, type DriverOrderView } from "./order-view";
+import { withMeter } from "./meter-view";
 
 export async function driverProfile(db: Db, me: DriverIdentity) {
   const driver = await db.driver.findUniqueOrThrow({
@@ -22,6 +24,8 @@ export async function driverProfile(db: Db, me: DriverIdentity) {
       bearing: true,
       regionId: true,
       positionAt: true,
+      appSeenAt: true,
+      awaySince: true,
       services: { select: { serviceId: true }, orderBy: { serviceId: "asc" } },
       car: { select: { brand: true, model: true, color: true, regNumber: true, carClass: true } },
       shifts: { where: { endedAt: null }, select: { id: true, startedAt: true }, orderBy: { id: "desc" }, take: 1 },
@@ -51,6 +55,7 @@ export async function driverProfile(db: Db, me: DriverIdentity) {
       region_id: driver.regionId,
       at: driver.positionAt?.toISOString() ?? null,
     },
+    dispatch: dispatchLivenessView(driver),
   };
 }
 
@@ -62,6 +67,6 @@ export async function myOrders(db: Db, me: DriverIdentity): Promise<DriverOrderV
     orderBy: { id: "asc" },
     take: 50,
   });
-  return rows.map(view);
+  return Promise.all(rows.map((row) => withMeter(db, view(row, me.id))));
 }
 

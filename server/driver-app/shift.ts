@@ -68,26 +68,51 @@ export async function endShift(db: Db, me: DriverIdentity) {
   return { state: "OFFLINE" as const, ended_at: ended.at.toISOString(), shifts_closed: ended.closed };
 }
 
-/** A position report: stored on the driver (with the region it lies in) and told to the consoles. */
-export async function reportPosition(db: Db, me: DriverIdentity, p: PositionInput) {
+/**
+ * A position report: stored on the driver (with the region it lies in) and
+ * told to the consoles. While the driver carries a passenger (an order of
+ * theirs IN_PROCESS) the fix is also added to the order's track for the
+ * taximeter, in the same statement: a FREE driver's report costs nothing more.
+ * A fix older than the driver's stored position (a replay) goes to the track
+ * only.
+ */
+export async function reportPosition(db: Db, me: DriverIdentity, p: PositionInput & { at?: Date }) {
   const place = await positionData(db, me, p);
-  const rows = await sqlQuery<{ state: string }>(db, `UPDATE driver SET lat = $2, lon = $3, speed = $4, bearing = $5, position_at = $6, region_id = $7
-      WHERE id = $1 AND state <> 'OFFLINE' RETURNING state::text AS state`, [me.id, place.lat, place.lon, place.speed, place.bearing, place.positionAt, place.regionId]);
+  const at = p.at ?? place.positionAt;
+  const rows = await sqlQuery<{ state: string; newer: boolean }>(
+    db,
+    `WITH d AS (
+       UPDATE driver SET
+         lat = CASE WHEN position_at IS NULL OR position_at <= $6 THEN $2 ELSE lat END,
+         lon = CASE WHEN position_at IS NULL OR position_at <= $6 THEN $3 ELSE lon END,
+         speed = CASE WHEN position_at IS NULL OR position_at <= $6 THEN $4 ELSE speed END,
+         bearing = CASE WHEN position_at IS NULL OR position_at <= $6 THEN $5 ELSE bearing END,
+         region_id = CASE WHEN position_at IS NULL OR position_at <= $6 THEN $7 ELSE region_id END,
+         position_at = GREATEST(position_at, $6)
+       WHERE id = $1 AND state <> 'OFFLINE'
+       RETURNING state, position_at = $6 AS newer),
+     t AS (
+       INSERT INTO order_track (order_id, lat, lon, speed, at)
+       SELECT o.id, $2, $3, $4, $6 FROM orders o, d WHERE d.state = 'BUSY' AND o.driver_id = $1 AND o.state = 'IN_PROCESS')
+     SELECT state::text AS state, newer FROM d`,
+    [me.id, place.lat, place.lon, place.speed, place.bearing, at, place.regionId],
+  );
   const row = rows[0];
   if (!row) throw new OrderError("CONFLICT", { reason: "not on shift: start a shift first" });
-  // Out of the parking region (or busy): out of its queue.
-  await leaveQueueUnlessIn(db, me.id, row.state === "FREE" ? place.regionId : null);
-  publish({
-    type: "driver.changed",
-    driverId: me.id,
-    callSign: me.callSign,
-    state: row.state,
-    lat: place.lat,
-    lon: place.lon,
-    speed: place.speed,
-    bearing: place.bearing,
-    regionId: place.regionId,
-  });
+  if (row.newer) {
+    // Out of the parking region (or busy): out of its queue.
+    await leaveQueueUnlessIn(db, me.id, row.state === "FREE" ? place.regionId : null);
+    publish({
+      type: "driver.changed",
+      driverId: me.id,
+      callSign: me.callSign,
+      state: row.state,
+      lat: place.lat,
+      lon: place.lon,
+      speed: place.speed,
+      bearing: place.bearing,
+      regionId: place.regionId,
+    });
+  }
   return { state: row.state, region_id: place.regionId };
 }
-

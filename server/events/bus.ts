@@ -12,7 +12,12 @@ export type LiveEvent =
   | { type: "balance.changed"; account: "driver" | "customer" | "exchange"; id: number; balance: string }
   | { type: "exchange.changed"; exchangeOrderId: number; state: string }
   | { type: "outbox.changed"; messageId: number; status: string }
-  | { type: "offer.changed"; offerId: number; orderId: number; driverId: number; state: string; kind: string; deadline: string };
+  | { type: "offer.changed"; offerId: number; orderId: number; driverId: number; state: string; kind: string; deadline: string }
+  // Access withdrawn: open streams of that user (console) or driver (driver app) end at once, on every instance.
+  | { type: "user.sessionsRevoked"; userId: number }
+  | { type: "driver.accessRevoked"; driverId: number }
+  // A message between dispatch and a driver (server/messages/): the driver's offer stream, the consoles' unread count.
+  | { type: "driver.message"; driverId: number; messageId: number; sender: "DISPATCHER" | "DRIVER" };
 
 export interface Envelope {
   /** The instance that published it, so a relay does not echo its own. */

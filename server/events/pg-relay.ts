@@ -9,7 +9,9 @@
 // connection), which under load cost as much as the work that caused the
 // event: an order created or an exchange notification delivered paid one
 // each (docs/performance.md). A lone event still goes at once.
-import pg from "pg";
+import type pg from "pg";
+import { connection } from "../db";
+import { listenChannel } from "../db/listen";
 import { log } from "../log";
 import { deliverRemote, setForwarder, type Envelope } from "./bus";
 import { relayBatches, readRelayPayload } from "./relay-batch";
@@ -17,29 +19,21 @@ import { relayBatches, readRelayPayload } from "./relay-batch";
 const CHANNEL = "taxi_events";
 
 export async function startPgRelay(connectionString: string, pool: pg.Pool): Promise<() => Promise<void>> {
-  let listener: pg.Client | undefined;
-  let stopped = false;
-
-  const connect = async () => {
-    const client = new pg.Client({ connectionString });
-    client.on("notification", (message) => {
-      if (!message.payload) return;
+  // The LISTEN connection reconnects after any loss (a failover, a terminated
+  // backend) until the process stops: server/db/listen.ts. Events sent while
+  // it was down are lost for this instance's live views, as before a restart.
+  const conn = connection();
+  await listenChannel(conn.url === connectionString ? conn : { ...conn, url: connectionString }, CHANNEL, {
+    notify: (payload) => {
+      if (!payload) return;
       try {
-        for (const envelope of readRelayPayload(message.payload)) deliverRemote(envelope);
+        for (const envelope of readRelayPayload(payload)) deliverRemote(envelope);
       } catch (error) {
         log.warn("event relay: bad payload", error);
       }
-    });
-    client.on("error", (error) => {
-      log.warn("event relay: connection lost", error);
-      listener = undefined;
-      if (!stopped) setTimeout(() => void connect().catch(() => undefined), 1000);
-    });
-    await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
-    listener = client;
-  };
-  await connect();
+    },
+    resync: () => log.info("event relay: listening again"),
+  });
 
   let waiting: Envelope[] = [];
   let sending: Promise<void> | undefined;
@@ -61,9 +55,8 @@ export async function startPgRelay(connectionString: string, pool: pg.Pool): Pro
   });
 
   return async () => {
-    stopped = true;
     setForwarder(undefined);
     await sending;
-    await listener?.end().catch(() => undefined);
+    // The listening connection ends with the database connection (closeDb).
   };
 }

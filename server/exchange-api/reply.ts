@@ -19,9 +19,11 @@
 //   EmptyRequest         462   EMPTY_REQUEST
 //   NoRequiredFieldSet   463   MISSING_PARAMETER
 //   TypeError            465   BAD_PARAMETER (a value of the wrong type)
-//   ServiceUnavailable   503   INTERNAL (an unexpected failure; logged, never a stack trace)
+//   NotApplied           503   NOT_APPLIED (the database unreachable before anything was committed:
+//                              nothing done, retry after Retry-After)
+//   ServiceUnavailable   503   INTERNAL (an unexpected failure, maybe applied; logged, never a stack trace)
 import { config } from "../config";
-import { isDomainError, type DomainError, type ErrorCode, type ErrorDetails } from "../errors";
+import { knownError, NOT_APPLIED_RETRY_AFTER_SECONDS, type DomainError, type ErrorCode, type ErrorDetails } from "../errors";
 import { jsonResponse, type ApiResponse } from "../http/types";
 import { errorMessage } from "../i18n/errors";
 import { log } from "../log";
@@ -58,6 +60,8 @@ const BY_CODE: Record<ErrorCode, ExchangeErrorName> = {
   MISSING_PARAMETER: { status: 463, code: "NoRequiredFieldSet", title: "A required parameter is missing" },
   BAD_REQUEST,
   BAD_PARAMETER: { status: 465, code: "TypeError", title: "A parameter has the wrong type" },
+  IDEMPOTENCY_KEY_REUSED: { status: 409, code: "Conflict", title: "Conflict" },
+  NOT_APPLIED: { status: 503, code: "NotApplied", title: "Temporarily unavailable; the request was not applied" },
   INTERNAL: { status: 503, code: "ServiceUnavailable", title: "Temporarily unavailable" },
 };
 
@@ -87,7 +91,8 @@ export function errorObject(code: ErrorCode, details: ErrorDetails = {}): ErrorO
 
 /** The error object of anything thrown; unexpected errors are logged and become ServiceUnavailable. */
 export function errorOf(error: unknown, where: string): ErrorObject {
-  if (isDomainError(error)) return errorObject(error.code, error.details);
+  const known = knownError(error);
+  if (known) return errorObject(known.code, known.details);
   log.error(`${where}: unexpected error`, error);
   return errorObject("INTERNAL");
 }
@@ -97,15 +102,21 @@ export function exchangeError(code: ErrorCode, details: ErrorDetails = {}): ApiR
   return jsonResponse(e.status, { errors: [e] });
 }
 
+/** Retry-After on the replies a client should simply retry. */
+function retryAfter(reply: ApiResponse, e: ErrorObject): ApiResponse {
+  if (e.code === "NotApplied") reply.headers = { ...reply.headers, "retry-after": String(NOT_APPLIED_RETRY_AFTER_SECONDS) };
+  return reply;
+}
+
 export function exchangeErrorReply(error: unknown): ApiResponse {
   const e = errorOf(error, "exchange API");
-  return jsonResponse(e.status, { errors: [e] });
+  return retryAfter(jsonResponse(e.status, { errors: [e] }), e);
 }
 
 /** The participant endpoints' error reply: meta.vendor and meta.status beside the errors. */
 export function participantErrorReply(error: unknown | DomainError): ApiResponse {
   const e = errorOf(error, "participant endpoint");
-  return jsonResponse(e.status, { meta: { vendor: config().EXCHANGE_VENDOR, status: e.status }, errors: [e] });
+  return retryAfter(jsonResponse(e.status, { meta: { vendor: config().EXCHANGE_VENDOR, status: e.status }, errors: [e] }), e);
 }
 
 export function participantError(code: ErrorCode, details: ErrorDetails = {}): ApiResponse {

@@ -12,6 +12,7 @@ import { jsonResponse, type ApiRequest, type ApiResponse } from "../http/types";
 import { isEmptyObject, optionalJsonBody, readJsonBody, tokenOf, validate, type JsonObject } from "./body";
 import type { ExchangeContext, ExchangeOperation } from "./define";
 import { EXCHANGE_OPERATIONS } from "./operations";
+import { registerOperations } from "../metrics/labels";
 import { exchangeError, exchangeErrorReply } from "./reply";
 
 interface Route {
@@ -24,6 +25,7 @@ const ROUTES: Route[] = EXCHANGE_OPERATIONS.map((op) => {
   const segments = op.path.split("/");
   return { op, segments, literal: segments.filter((s) => !s.startsWith(":")).length };
 }).sort((a, b) => b.literal - a.literal);
+registerOperations("exchange", EXCHANGE_OPERATIONS.map((op) => `${op.method} ${op.path}`));
 
 function match(route: Route, parts: string[]): Record<string, string> | undefined {
   if (route.segments.length !== parts.length) return undefined;

@@ -29,21 +29,40 @@ const DRIVER_SELECT = {
 
 type DriverRow = Prisma.ExchangeDriverGetPayload<{ select: typeof DRIVER_SELECT }>;
 
-/** The reference's Driver resource. */
-export function driverResource(d: DriverRow) {
-  return { ...d };
+// The directory is every participant's, but a driver's person is their own
+// firm's business (docs/exchange.md, "Drivers"): the resource keeps all of
+// the reference's fields, and `name` and `phone` are filled only for the
+// caller's own drivers. A seller learns the driver who took its order from
+// the take itself (`/on/order/taken` carries the executor, as the reference
+// requires), not from the directory. Filtering or sorting by name or phone
+// is limited to the caller's own drivers, so neither can be probed.
+const PERSONAL_FIELDS = ["name", "phone"] as const;
+
+/** The reference's Driver resource, as `viewer` (a participant) may see it. */
+export function driverResource(d: DriverRow & { participantId: number }, viewer: number) {
+  const { participantId, ...resource } = d;
+  if (participantId === viewer) return resource;
+  return { ...resource, name: "", phone: "" };
 }
 
-export async function getDriver(db: Db, id: string) {
-  const driver = await db.exchangeDriver.findUnique({ where: { id }, select: DRIVER_SELECT });
+export async function getDriver(db: Db, caller: ExchangeCaller, id: string) {
+  const driver = await db.exchangeDriver.findUnique({ where: { id }, select: { ...DRIVER_SELECT, participantId: true } });
   if (!driver) throw notFound("Driver", id);
-  return driverResource(driver);
+  return driverResource(driver, caller.participantId);
 }
 
-export async function findDrivers(db: Db, criteria: unknown) {
+/** Whether a translated query reads a personal field (in its where or its order). */
+function readsPersonal(query: { where?: unknown; orderBy?: unknown }): boolean {
+  const text = JSON.stringify([query.where ?? {}, query.orderBy ?? []]);
+  return PERSONAL_FIELDS.some((field) => text.includes(`"${field}":`));
+}
+
+export async function findDrivers(db: Db, caller: ExchangeCaller, criteria: unknown) {
   const { fields, ...query } = translateDriverCriteria(criteria);
-  const rows = await db.exchangeDriver.findMany({ ...query, select: DRIVER_SELECT });
-  return rows.map((row) => {
+  const where: Prisma.ExchangeDriverWhereInput = readsPersonal(query) ? { AND: [query.where ?? {}, { participantId: caller.participantId }] } : (query.where ?? {});
+  const rows = await db.exchangeDriver.findMany({ ...query, where, select: { ...DRIVER_SELECT, participantId: true } });
+  return rows.map((found) => {
+    const row = driverResource(found, caller.participantId);
     const resource: Partial<DriverRow> & Pick<DriverRow, "id"> = { id: row.id };
     for (const field of fields) (resource as Record<string, unknown>)[field] = row[field as keyof DriverRow];
     return resource;

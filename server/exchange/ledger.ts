@@ -65,6 +65,14 @@ export async function lockParticipants(tx: Tx, ids: number[]): Promise<Map<numbe
 export async function postEntries(tx: Tx, entries: LedgerEntryInput[]): Promise<PostedEntry[]> {
   const wanted = entries.filter((e) => e.amount !== 0n);
   if (wanted.length === 0) return [];
+  // The participants' rows are locked before the txnIds are looked up: two transactions posting the same
+  // txnId (two instances seeding at once, a retried call) then wait for each other, and the second sees the
+  // first's entry once it has committed (each statement reads what is committed when it starts), instead of
+  // both finding none and the second failing on the unique txn_id.
+  const balances = await lockParticipants(
+    tx,
+    wanted.map((e) => e.participantId),
+  );
   const existing = new Set(
     (await tx.exchangeLedgerEntry.findMany({ where: { txnId: { in: wanted.map((e) => e.txnId) } }, select: { txnId: true } })).map(
       (e) => e.txnId,
@@ -72,10 +80,6 @@ export async function postEntries(tx: Tx, entries: LedgerEntryInput[]): Promise<
   );
   const fresh = wanted.filter((e) => !existing.has(e.txnId));
   if (fresh.length === 0) return [];
-  const balances = await lockParticipants(
-    tx,
-    fresh.map((e) => e.participantId),
-  );
   const posted: PostedEntry[] = [];
   for (const entry of fresh) {
     const before = balances.get(entry.participantId);

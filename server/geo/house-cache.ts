@@ -9,7 +9,7 @@
 // lost while the listener reconnects. Inside a transaction the database is
 // asked (the transaction may have changed houses itself).
 import { LRUCache } from "lru-cache";
-import { connection, type DbOrTx } from "../db";
+import { connectionOf, type DbOrTx } from "../db";
 import { referenceGeneration } from "./street-index";
 import { cacheSizes } from "../metrics/collectors";
 
@@ -34,7 +34,7 @@ const key = Symbol.for("taxi.houseCache");
 type Holder = { [key]?: State };
 
 function cacheFor(db: DbOrTx): State | undefined {
-  if (db !== connection().prisma) return undefined;
+  if (!connectionOf(db)) return undefined;
   const generation = referenceGeneration();
   if (generation === undefined) return undefined;
   const holder = globalThis as Holder;

@@ -9,9 +9,12 @@ import { CLIENT_ADDRESS_HEADER, clientAddress } from "./client-address";
 import { applyContentSecurityPolicy } from "./content-security";
 import { removeHeaders, setInternalHeader } from "./headers";
 import { limitNextBody } from "./next-guard";
+import { isDocsPath, takeDocs } from "./docs-limit";
 import { publicRoute } from "./public-routes";
 import { canonicalizeRequest } from "./request-target";
 import { recordRequest } from "../metrics/http";
+import { refuseAuthFlood } from "./auth-limit";
+import { refuseTrackingFlood } from "../tracking/api/routes";
 
 /** A coarse kind of what Next serves, for the metrics (the console's tRPC is not Next's: server/http/console-trpc.ts measures it). */
 function nextKind(path: string): string {
@@ -33,12 +36,15 @@ export function stripInternalHeaders(req: IncomingMessage): void {
 /** Hands a request to Next: body counted, client address from the socket, a CSP nonce for its scripts. */
 export function toNext(next: NextHandler, req: IncomingMessage, res: ServerResponse): unknown {
   const target = canonicalizeRequest(req);
+  const started = performance.now();
+  const kind = nextKind(target?.path ?? "/");
+  res.once("finish", () => recordRequest("next", kind, (performance.now() - started) / 1000, res.statusCode >= 500 || res.statusCode === 429 ? String(res.statusCode) : undefined));
+  if (refuseAuthFlood(target?.path ?? "/", req, res)) return undefined;
+  if (refuseTrackingFlood(target?.path ?? "/", req, res)) return undefined;
+  if (isDocsPath(target?.path ?? "/") && !takeDocs(clientAddress(req), res)) return undefined;
   limitNextBody(target?.path ?? "/", req, res);
   setInternalHeader(req, CLIENT_ADDRESS_HEADER, clientAddress(req));
   applyContentSecurityPolicy(req, res);
-  const started = performance.now();
-  const kind = nextKind(target?.path ?? "/");
-  res.once("finish", () => recordRequest("next", kind, (performance.now() - started) / 1000, res.statusCode >= 500 ? String(res.statusCode) : undefined));
   return next(req, res);
 }
 

@@ -7,7 +7,9 @@
 // What the request went through under Next is kept here:
 //   - the canonical path, matched exactly (case included) by
 //     public-routes.ts; the procedure path is what follows "/api/trpc/";
-//   - GET and POST only (HEAD and OPTIONS answered empty, others 405);
+//   - GET and POST only (HEAD and OPTIONS answered empty, others 405), a
+//     POST only as application/json (415: tRPC's adapter would read form
+//     data and octet streams too);
 //   - bodies over 1 MiB refused, declared (guardNextRequest) or counted as
 //     they arrive (limitNextBody), in tRPC's error form;
 //   - the security headers Next added from next.config.js, and a content
@@ -43,6 +45,13 @@ const SECURITY_HEADERS: Array<[string, string]> = [
 /** Methods other than these were answered by Next (the route exported GET and POST): OPTIONS 204, the rest 405. */
 const ALLOW = "GET, HEAD, OPTIONS, POST";
 const METHOD_REFUSAL = JSON.stringify({ error: { json: { message: "Only GET and POST are served here", code: -32005, data: { code: "METHOD_NOT_SUPPORTED", httpStatus: 405 } } } });
+/** tRPC's adapter also reads form data and raw octet streams (for procedures declared to take them; the console has none): a POST must be JSON. */
+const MEDIA_REFUSAL = JSON.stringify({ error: { json: { message: "A POST must be application/json", code: -32015, data: { code: "UNSUPPORTED_MEDIA_TYPE", httpStatus: 415 } } } });
+
+/** Whether a POST's Content-Type is JSON (the console's client sends "application/json"; parameters such as charset allowed). */
+export function isJsonPost(contentType: string | undefined): boolean {
+  return (contentType ?? "").split(";")[0]!.trim().toLowerCase() === "application/json";
+}
 
 /** The procedure path(s) of a canonical /api/trpc/... path, still percent-encoded as on the request line (tRPC decodes it once). */
 function procedurePath(req: IncomingMessage): string {
@@ -75,6 +84,11 @@ export async function handleConsoleTrpc(req: IncomingMessage, res: ServerRespons
   // A declared body over the limit: refused before anything reads it.
   const refusal = guardNextRequest(TRPC_PREFIX, req.headers);
   if (refusal) return refusal(req, res);
+  if (method === "POST" && !isJsonPost(req.headers["content-type"])) {
+    req.resume();
+    res.writeHead(415, { "content-type": "application/json" }).end(MEDIA_REFUSAL);
+    return;
+  }
   const path = procedurePath(req);
   limitNextBody(TRPC_PREFIX, req, res);
   // The adapter's promise settles when a reply finishes, and never for a

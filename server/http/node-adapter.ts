@@ -60,7 +60,7 @@ export function toNodeHandler(prefix: string, handler: ApiHandler) {
     res.writeHead(reply.status, reply.headers);
     // Recorded when the reply starts: a live stream's latency is its first byte, not its life.
     const code = errorCodeOf(reply.status, reply.body);
-    recordRequest(iface, operationOf(request.operation, request.method, request.path, reply.status, code), (performance.now() - started) / 1000, code);
+    recordRequest(iface, operationOf(request.operation), (performance.now() - started) / 1000, code);
     if (reply.stream) {
       const gone = new AbortController();
       res.on("close", () => gone.abort());

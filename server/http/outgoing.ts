@@ -60,14 +60,35 @@ export interface OutgoingReply {
   text: string;
 }
 
-/** Loopback for the demo, whose exchange and participants all live on this machine. */
-const DEMO_LOOPBACK = ["127.0.0.0/8", "::1"];
+/**
+ * The demo's own addresses (localhost), where its exchange and participants
+ * live: only these, not all of 127.0.0.0/8, so that a demo still refuses the
+ * other loopback addresses a callback URL may name.
+ */
+const DEMO_LOOPBACK = ["127.0.0.1/32", "::1"];
 
-/** The address policy in force: the settings, plus loopback when this instance is the demo's own exchange. */
+/**
+ * The demo is its own exchange (server/seed/demo-exchange.ts): its
+ * participant client and the exchange's checks of its participants call this
+ * machine. Decided when the demo's exchange is set up, not from EXCHANGE_URL
+ * being unset (the set-up fills EXCHANGE_URL in before the first call). Kept in
+ * the configuration itself (and the environment, which a re-read parses), so
+ * every reader of the policy agrees.
+ */
+export function allowDemoLoopback(cfg: Config = config()): void {
+  const allow = [...list(cfg.OUTGOING_ALLOW)];
+  for (const range of DEMO_LOOPBACK) if (!allow.includes(range)) allow.push(range);
+  cfg.OUTGOING_ALLOW = allow.join(",");
+  process.env.OUTGOING_ALLOW = cfg.OUTGOING_ALLOW;
+}
+
+function list(text: string): string[] {
+  return text.split(",").map((s) => s.trim()).filter(Boolean);
+}
+
+/** The address policy in force: the settings (with loopback once the demo's own exchange is set up). */
 export function outgoingPolicy(cfg: Config = config()): { allow: string[]; deny: string[] } {
-  const list = (text: string) => text.split(",").map((s) => s.trim()).filter(Boolean);
-  const demo = cfg.SEED_DEMO && cfg.DEMO_EXCHANGE && !cfg.EXCHANGE_URL;
-  return { allow: [...list(cfg.OUTGOING_ALLOW), ...(demo ? DEMO_LOOPBACK : [])], deny: list(cfg.OUTGOING_DENY) };
+  return { allow: list(cfg.OUTGOING_ALLOW), deny: list(cfg.OUTGOING_DENY) };
 }
 
 interface Agents {

@@ -17,6 +17,8 @@ import { handleConsoleTrpc, TRPC_PREFIX } from "./console-trpc";
 import { guardNextRequest, invalidTarget, invalidTrpcTarget } from "./next-guard";
 import { toNodeHandler } from "./node-adapter";
 import { underPrefix, type RequestTarget } from "./request-target";
+import { handleReportExport, REPORT_EXPORT_PATH } from "./reports-export";
+import { isTrackingDataPath, trackingDataHandler } from "../tracking/api/routes";
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
@@ -58,7 +60,9 @@ export function publicRoute(target: RequestTarget | undefined, headers?: Incomin
     if (path.startsWith(TRPC_PREFIX)) return handleConsoleTrpc;
     return guardNextRequest(path, headers, target.search);
   }
+  if (isTrackingDataPath(path)) return trackingDataHandler;
   if (path === "/healthz") return handleHealth;
+  if (REPORT_EXPORT_PATH.test(path)) return handleReportExport;
   if (path === "/metrics") {
     // Only with METRICS_TOKEN (docs/metrics.md); without it the path is Next's (a 404 page).
     const token = config().METRICS_TOKEN;

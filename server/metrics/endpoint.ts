@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { AddressInfo } from "node:net";
+import { checkConnectionsOften } from "../http/connection-check";
 import { registerCollectors } from "./collectors";
 import { metrics } from "./registry";
 
@@ -70,6 +71,7 @@ export async function startMetricsListener(options: { host: string; port: number
   });
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
+  checkConnectionsOften(server);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => resolve());

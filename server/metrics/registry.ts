@@ -61,6 +61,12 @@ function create() {
       help: "Statements this instance sent to PostgreSQL on its pool, each one round trip (Prisma's and the raw driver's alike; the embedded PGlite is not counted)",
       registers,
     }),
+    signIns: new Counter({
+      name: "taxi_sign_in_attempts_total",
+      help: "Console sign-in attempts by result: accepted and rejected had their password checked (scrypt); throttled were refused by the brake before it",
+      labelNames: ["result"] as const,
+      registers,
+    }),
     gauge: (name: string, help: string, labelNames: string[], collect: (g: Gauge) => void | Promise<void>) =>
       new Gauge({ name, help, labelNames, registers, collect(this: Gauge) { return collect(this); } }),
   };

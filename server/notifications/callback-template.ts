@@ -4,8 +4,9 @@
 // template and read the values back by name), plus %status_name% of ours.
 import { internationalPhone } from "../orders/phone";
 import { STATUS_NAMES, stateOfCode, type OrderState } from "../orders/states";
+import { trackingUrlForUuid } from "../tracking/link";
 
-/** Every placeholder with what it is filled with: the one list the code, /docs and README follow. */
+/** Every placeholder with what it is filled with: the one list the code, /docs and docs/dispatch-api.md follow. */
 export const CALLBACK_PLACEHOLDERS = [
   { name: "id", meaning: "the order's number (internal id)" },
   { name: "uuid", meaning: "the order's uuid (as returned on creation)" },
@@ -28,6 +29,7 @@ export const CALLBACK_PLACEHOLDERS = [
   { name: "amount", meaning: "the order's price in roubles, two decimals (empty when not priced)" },
   { name: "bonus", meaning: "the passenger's bonuses" },
   { name: "discount", meaning: "the discount in roubles (0: we give none)" },
+  { name: "tracking_url", meaning: "the passenger's tracking link (docs/tracking.md), for a chat bot to forward" },
 ] as const;
 
 export type CallbackPlaceholder = (typeof CALLBACK_PLACEHOLDERS)[number]["name"];
@@ -104,5 +106,6 @@ export function callbackFields(order: CallbackSource, statusCode: number, state?
     amount: order.amount === null ? "" : (order.amount / 100).toFixed(2),
     bonus: String(order.clientBonus ?? 0),
     discount: "0",
+    tracking_url: trackingUrlForUuid(order.uuid),
   };
 }

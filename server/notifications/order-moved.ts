@@ -1,23 +1,22 @@
 // What a move of an order tells people, written in the move's transaction
 // (a subscriber of server/orders/move-subscribers.ts): the client's SMS (when
-// need_notify) and the integrator's status callback.
+// need_notify; texts and events in server/sms/compose.ts) and the integrator's
+// status callback.
 import type { Tx } from "../db";
 import { enqueue } from "./outbox";
 import { callbackFields, renderCallbackUrl, type CallbackOrder } from "./callback-template";
 import type { MovedOrder } from "../orders/move-order";
-import { isToldBySms, type OrderState } from "../orders/states";
+import { passengerSmsOnMove } from "../sms/compose";
 
-/** Moves the client is told of by SMS: a driver is assigned; the car has arrived. */
-const SMS_ON: Partial<Record<OrderState, (o: CallbackOrder) => string>> = {
-  CONFIRMED: (o) =>
-    `К вам едет ${o.car_color} ${o.brand} ${o.model}, ${o.autonum}${o.remaining ? `, через ${o.remaining} мин` : ""}. Водитель ${o.car_firstname}, ${o.car_phone}`,
-  AWAITING_CLIENT: (o) => `Вас ожидает ${o.car_color} ${o.brand} ${o.model}, ${o.autonum}`,
-};
-
-/** The integrator's status callback for a move, or null when its key has no template. */
-export function statusCallback(template: string | null | undefined, fields: CallbackOrder, orderId: number) {
+/**
+ * The integrator's status callback for a move, or null when its key has no
+ * template. The key's id travels with it: the sender signs with the key's
+ * secret as it is when the callback goes out (server/notifications/senders.ts).
+ */
+export function statusCallback(template: string | null | undefined, fields: CallbackOrder, orderId: number, apiKeyId: number | null = null) {
   if (!template) return null;
-  return { channel: "callback" as const, topic: "status", orderingKey: `order:${orderId}`, target: renderCallbackUrl(template, fields), payload: { statusCode: Number(fields.status_code) } };
+  const payload = { statusCode: Number(fields.status_code), ...(apiKeyId !== null ? { apiKeyId } : {}) };
+  return { channel: "callback" as const, topic: "status", orderingKey: `order:${orderId}`, target: renderCallbackUrl(template, fields), payload };
 }
 
 export async function notifyOrderMoved(tx: Tx, moved: MovedOrder): Promise<void> {
@@ -33,20 +32,15 @@ export async function notifyOrderMoved(tx: Tx, moved: MovedOrder): Promise<void>
       amount: true,
       needNotify: true,
       arrivalAt: true,
-      apiKey: { select: { callbackTemplate: true, revokedAt: true } },
+      apiKey: { select: { id: true, callbackTemplate: true, revokedAt: true } },
       client: { select: { bonus: true } },
       driver: { select: { callSign: true, firstName: true, phone: true, car: { select: { brand: true, model: true, color: true, regNumber: true } } } },
     },
   });
   const fields = callbackFields({ ...order, clientBonus: order.client?.bonus ?? null }, moved.statusCode, moved.to);
-  const key = `order:${order.id}`;
-  const sms = SMS_ON[moved.to];
-  if (sms && order.needNotify && order.driver) {
-    // orderId and state let the delivery record that the client was told (client-notified.ts).
-    const payload = { text: sms(fields), orderId: order.id, ...(isToldBySms(moved.to) ? { state: moved.to } : {}) };
-    await enqueue(tx, { channel: "sms", topic: moved.to, orderingKey: key, target: order.phone, payload });
-  }
+  // The passenger's SMS first (the same ordering key: it leaves before the callback), from the service's template.
+  await passengerSmsOnMove(tx, moved);
   const template = order.apiKey && !order.apiKey.revokedAt ? order.apiKey.callbackTemplate : null;
-  const callback = statusCallback(template, fields, order.id);
+  const callback = statusCallback(template, fields, order.id, order.apiKey?.id ?? null);
   if (callback) await enqueue(tx, callback);
 }

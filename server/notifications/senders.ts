@@ -1,10 +1,13 @@
-// How each outbox channel reaches its receiver. SMS goes through a pluggable
-// sender (development: the log); HTTP channels carry the delivery id so that
+// How each outbox channel reaches its receiver. SMS goes through the
+// provider of SMS_PROVIDER (server/sms/: log, SMPP, HTTP); HTTP channels carry the delivery id so that
 // the receiver can apply a redelivered message once.
 import { db } from "../db";
 import { exchangeTargets, tryAnotherAddress } from "../exchange/participant/client";
 import { OutgoingError, sendOutgoing } from "../http/outgoing";
 import { log } from "../log";
+import { SIGNATURE_HEADER, openCallbackSecret, signCallback } from "./callback-signature";
+import { deliverSms } from "../sms/deliver";
+import { logProvider, setSmsProvider } from "../sms/provider";
 
 export interface Delivery {
   deliveryId: string;
@@ -28,6 +31,7 @@ export type DeliveryResult =
 /** What one HTTP exchange gave, before it is judged. */
 type HttpOutcome = { status: number } | { error: string; status?: number };
 
+/** The form of an SMS sender a test plays (the providers themselves: server/sms/provider.ts). */
 export interface SmsSender {
   send(phone: string, text: string): Promise<void>;
 }
@@ -39,15 +43,19 @@ export const logSmsSender: SmsSender = {
   },
 };
 
-let smsSender: SmsSender = logSmsSender;
+/** Makes `sender` this process's SMS provider (logSmsSender: back to the log provider). */
 export function setSmsSender(sender: SmsSender): void {
-  smsSender = sender;
+  setSmsProvider(
+    sender === logSmsSender
+      ? logProvider
+      : { name: "log", send: async (m) => (await sender.send(m.phone, m.text), { ok: true, provider: "log", providerIds: [], parts: 1 }) },
+  );
 }
 
 const TIMEOUT_MS = 10_000;
 
 /** The one place where a message goes out over HTTP: the one outgoing client (server/http/outgoing.ts: no redirects, the address policy, a size cap). */
-async function http(method: "GET" | "POST", url: string, delivery: Delivery): Promise<HttpOutcome> {
+async function http(method: "GET" | "POST", url: string, delivery: Delivery, extraHeaders: Record<string, string> = {}): Promise<HttpOutcome> {
   try {
     const reply = await sendOutgoing({
       method,
@@ -57,6 +65,7 @@ async function http(method: "GET" | "POST", url: string, delivery: Delivery): Pr
       maxBytes: 64 * 1024,
       headers: {
         "x-delivery-id": delivery.deliveryId,
+        ...extraHeaders,
         ...(method === "POST" ? { "content-type": "application/json" } : {}),
       },
       body: method === "POST" ? JSON.stringify(delivery.payload) : undefined,
@@ -67,6 +76,19 @@ async function http(method: "GET" | "POST", url: string, delivery: Delivery): Pr
     if (error instanceof OutgoingError) return { error: error.message, ...(error.status ? { status: error.status } : {}) };
     return { error: "the call failed" };
   }
+}
+
+/**
+ * The signature header of a status callback, with its key's secret as it is
+ * now (a rotated secret signs the messages still queued). A key without a
+ * secret (set before callbacks were signed) sends none.
+ */
+async function callbackSignature(delivery: Delivery): Promise<Record<string, string>> {
+  const apiKeyId = (delivery.payload as { apiKeyId?: unknown } | null)?.apiKeyId;
+  if (typeof apiKeyId !== "number") return {};
+  const key = await db().apiKey.findUnique({ where: { id: apiKeyId }, select: { callbackSecret: true } });
+  const secret = key?.callbackSecret ? openCallbackSecret(key.callbackSecret) : undefined;
+  return secret ? { [SIGNATURE_HEADER]: signCallback(secret, delivery.target) } : {};
 }
 
 /** 4xx statuses that ask to come back later rather than refuse the message. */
@@ -90,13 +112,10 @@ export function judgeHttp(channel: string, outcome: HttpOutcome): DeliveryResult
 
 export async function deliver(delivery: Delivery): Promise<DeliveryResult> {
   switch (delivery.channel) {
-    case "sms": {
-      const { text } = delivery.payload as { text: string };
-      await smsSender.send(delivery.target, text);
-      return { ok: true };
-    }
+    case "sms":
+      return deliverSms(delivery);
     case "callback":
-      return judgeHttp(delivery.channel, await http("GET", delivery.target, delivery));
+      return judgeHttp(delivery.channel, await http("GET", delivery.target, delivery, await callbackSignature(delivery)));
     case "exchange":
       return judgeHttp(delivery.channel, await http("POST", delivery.target, delivery));
     case "exchange-call": {

@@ -3,9 +3,10 @@
 // the state machine on moderation (default), among the free orders, as an
 // advance order, or sent straight to a driver.
 import type { Db, Tx } from "../db";
+import { holdBonuses, recordBonusHold } from "../bonuses/reserve";
 import { rawQuery } from "../db/sql";
 import type { Actor } from "../actor";
-import { OrderError, ValidationError, isUniqueViolation } from "../errors";
+import { OrderError, PricingError, ValidationError, isUniqueViolation } from "../errors";
 import { publish } from "../events/bus";
 import { resolveAddress, type AddressInput, type ResolvedAddress } from "../geo/address";
 import { wakeOutbox } from "../notifications/wake";
@@ -14,7 +15,10 @@ import { verifyPriceToken } from "../pricing/token";
 import type { Prisma } from "../generated/prisma/client";
 import { insertOrderRow } from "./insert-order";
 import { normalizePhone } from "./phone";
-import { codeOf, type OrderState } from "./states";
+import { codeOf, isOrderState, type OrderState } from "./states";
+import type { IdempotentWrite } from "../idempotency/store";
+import { resolveApiTime, type ApiTime } from "./time";
+import { reference } from "../reference/cache";
 
 export type OrderSourceName = "API" | "CONSOLE" | "EXCHANGE" | "SIMULATOR";
 
@@ -30,6 +34,8 @@ interface CommonOptions {
   customerId?: number;
   /** The integrator's status callback URL template (of its API key); read by apiKeyId when not given. */
   callbackTemplate?: string | null;
+  /** The request's Idempotency-Key and reply, written with the order (server/idempotency). */
+  idempotency?: IdempotentWrite;
 }
 
 export interface CreateOrderInput extends CommonOptions {
@@ -45,7 +51,15 @@ export interface CreateOrderInput extends CommonOptions {
   cityId?: number;
   amount?: number;
   preOrderTime?: Date;
+  /** An advance order's time as the client wrote it: read on the clock of the order's city, once that is known. */
+  preOrderAt?: PreOrderAt;
   extras?: ExtraRequest[];
+}
+
+export interface PreOrderAt {
+  time: ApiTime;
+  /** The parameter it came from, named in a refusal. */
+  parameter: string;
 }
 
 export interface CreateFromTokenInput extends CommonOptions {
@@ -53,6 +67,15 @@ export interface CreateFromTokenInput extends CommonOptions {
   phone?: string;
   serviceId?: number;
   extras?: ExtraRequest[];
+  /** Sent beside a token: it must name the estimate's own time (never ignored, never a different one). */
+  preOrderAt?: PreOrderAt;
+}
+
+async function resolvePreOrderAt(db: Db, at: PreOrderAt, cityId: number): Promise<Date> {
+  const city = (await reference(db)).cities.get(cityId);
+  const resolved = resolveApiTime(at.time, city?.timezone ?? "UTC");
+  if (!resolved) throw new ValidationError("BAD_PARAMETER", { parameter: at.parameter, expected: "a time that exists on the city's clock" });
+  return resolved;
 }
 
 export interface CreatedOrder {
@@ -61,8 +84,27 @@ export interface CreatedOrder {
   state: OrderState;
   statusCode: number;
   amount: number | null;
+  /** An order created earlier by the same request (a price token replayed by the key that used it). */
+  replayed?: boolean;
 }
 
+/**
+ * The order a price token created, when the same API key created it: a
+ * retry of a create whose reply was lost answers that order (state as
+ * created) instead of TOKEN_USED; another key still gets TOKEN_USED.
+ */
+async function orderOfToken(db: Db, jti: string, apiKeyId: number | undefined): Promise<CreatedOrder | null> {
+  if (apiKeyId === undefined) return null;
+  const [row] = await rawQuery(db)<{ id: number; uuid: string; state: string; code: number; amount: number | null }>(
+    `SELECT o.id, o.uuid::text AS uuid, h.to_state AS state, h.to_code AS code, o.amount
+       FROM orders o JOIN order_status_change h ON h.order_id = o.id AND h.from_state IS NULL
+      WHERE o.price_token = $1 AND o.api_key_id = $2
+      ORDER BY h.id LIMIT 1`,
+    [jti, apiKeyId],
+  );
+  if (!row || !isOrderState(row.state)) return null;
+  return { id: row.id, uuid: row.uuid, state: row.state, statusCode: row.code, amount: row.amount, replayed: true };
+}
 async function findDriver(db: Db | Tx, ref: string) {
   const select = {
     id: true,
@@ -125,6 +167,8 @@ interface OrderDraft {
   priceToken: string | null;
   preOrderTime: Date | null;
   extras: Array<{ id: number; price: number; count: number }>;
+  /** Bonuses the price counted on: held from the client's balance in the order's transaction. */
+  bonusToHold?: number;
 }
 
 async function insertOrder(db: Db, draft: OrderDraft, options: CommonOptions, actor: Actor): Promise<CreatedOrder> {
@@ -146,9 +190,9 @@ async function insertOrder(db: Db, draft: OrderDraft, options: CommonOptions, ac
     callbackTemplate = key?.template ?? null;
   }
   let result: Awaited<ReturnType<typeof insertOrderRow>>;
-  try {
-    result = await insertOrderRow(
-      db,
+  const insert = (q: Db | Tx) =>
+    insertOrderRow(
+      q,
       {
         cityId: draft.cityId,
         serviceId: draft.serviceId,
@@ -189,10 +233,28 @@ async function insertOrder(db: Db, draft: OrderDraft, options: CommonOptions, ac
         driver: driver ? { callSign: driver.callSign, firstName: driver.firstName, phone: driver.phone, car: driver.car } : null,
         callbackTemplate: callbackTemplate ?? null,
         actor,
+        idempotency: options.idempotency,
       },
     );
+  try {
+    const bonus = draft.bonusToHold ?? 0;
+    result =
+      bonus > 0
+        ? await db.$transaction(async (tx) => {
+            const hold = await holdBonuses(tx, { phone: draft.phone, amount: bonus, priceToken: draft.priceToken });
+            const inserted = await insert(tx);
+            // A blacklisted phone inserts nothing: the hold goes with the transaction.
+            if (!inserted.inserted) throw new OrderError("BLACKLISTED", { phone: draft.phone });
+            await recordBonusHold(tx, hold, inserted.id);
+            return inserted;
+          })
+        : await insert(db);
   } catch (error) {
-    if (draft.priceToken && isUniqueViolation(error)) throw new OrderError("TOKEN_USED");
+    if (draft.priceToken && isUniqueViolation(error)) {
+      const earlier = await orderOfToken(db, draft.priceToken, options.apiKeyId);
+      if (earlier) return earlier;
+      throw new OrderError("TOKEN_USED");
+    }
     throw error;
   }
   if (!result.inserted) throw new OrderError("BLACKLISTED", { phone: draft.phone });
@@ -212,6 +274,12 @@ export async function createOrder(db: Db, input: CreateOrderInput, actor: Actor)
   }
   const pickup = await resolveAddress(db, input.pickup, { cityId: input.cityId, streetParam: "street", houseParam: "house" });
   const service = await resolveService(db, input.serviceId, input.cityId ?? pickup.cityId ?? undefined);
+  if (input.preOrderAt) {
+    // The city's clock is the order's city's, known only now (not the default service's).
+    const at = await resolvePreOrderAt(db, input.preOrderAt, service.cityId);
+    if (at.getTime() < Date.now() - 60_000) throw new ValidationError("BAD_PARAMETER", { parameter: input.preOrderAt.parameter, expected: "a time in the future" });
+    input = { ...input, preOrderTime: at };
+  }
   const wayPoints: ResolvedAddress[] = [];
   for (const point of input.wayPoints ?? []) {
     wayPoints.push(await resolveAddress(db, point, { cityId: service.cityId, streetParam: "way_points", houseParam: "way_points" }));
@@ -276,7 +344,17 @@ export async function createOrder(db: Db, input: CreateOrderInput, actor: Actor)
 }
 
 export async function createOrderFromToken(db: Db, input: CreateFromTokenInput, actor: Actor): Promise<CreatedOrder> {
-  const claims = verifyPriceToken(input.token);
+  let claims: ReturnType<typeof verifyPriceToken>;
+  try {
+    claims = verifyPriceToken(input.token);
+  } catch (error) {
+    // A retry after the token expired still finds the order it made.
+    if (error instanceof PricingError && error.code === "TOKEN_EXPIRED") {
+      const earlier = await orderOfToken(db, verifyPriceToken(input.token, 0).jti, input.apiKeyId);
+      if (earlier) return earlier;
+    }
+    throw error;
+  }
   if (input.serviceId !== undefined && input.serviceId !== claims.serviceId) {
     throw new ValidationError("BAD_PARAMETER", { parameter: "service_id", expected: `the estimate's service ${claims.serviceId}` });
   }
@@ -286,7 +364,18 @@ export async function createOrderFromToken(db: Db, input: CreateFromTokenInput, 
       throw new ValidationError("BAD_PARAMETER", { parameter: "extras", expected: "the extras of the estimate" });
     }
   }
+  if (input.preOrderAt) {
+    const sent = await resolvePreOrderAt(db, input.preOrderAt, claims.cityId);
+    if (claims.preOrderTime === null || new Date(claims.preOrderTime).getTime() !== sent.getTime()) {
+      throw new ValidationError("BAD_PARAMETER", { parameter: input.preOrderAt.parameter, expected: "the estimate's own time (pre_order_time_utc), or none" });
+    }
+  }
   const phone = checkPhone(input.phone ?? claims.phone ?? undefined);
+  // A price with bonuses is that client's: another phone would keep the
+  // discount while nobody's bonuses pay for it.
+  if (claims.bonusUsed > 0 && phone !== claims.phone) {
+    throw new ValidationError("BAD_PARAMETER", { parameter: "phone", expected: "the phone of the estimate (its price uses that client's bonuses)" });
+  }
   const toResolved = (p: (typeof claims.points)[number]): ResolvedAddress => ({
     name: p.name ?? "",
     street: p.street,
@@ -325,6 +414,7 @@ export async function createOrderFromToken(db: Db, input: CreateFromTokenInput, 
       priceToken: claims.jti,
       preOrderTime: claims.preOrderTime ? new Date(claims.preOrderTime) : null,
       extras,
+      bonusToHold: claims.bonusUsed,
     },
     { ...input, customerId: input.customerId ?? claims.customerId ?? undefined },
     actor,

@@ -8,13 +8,14 @@
 // The blacklist is checked by the same statement: a listed phone inserts
 // nothing and returns no row.
 import { randomUUID } from "node:crypto";
-import type { Db } from "../db";
+import type { Db, Tx } from "../db";
 import { rawQuery } from "../db/sql";
 import type { Actor } from "../actor";
 import { callbackFields, type CallbackSource } from "../notifications/callback-template";
 import { statusCallback } from "../notifications/order-moved";
 import type { OrderState } from "./states";
 import type { Prisma } from "../generated/prisma/client";
+import type { IdempotentWrite } from "../idempotency/store";
 
 export interface OrderRow {
   cityId: number;
@@ -63,6 +64,8 @@ export interface InsertExtras {
   /** the integrator's callback URL template (its key's), if any */
   callbackTemplate: string | null;
   actor: Actor;
+  /** The request's Idempotency-Key and reply, written by the same statement (both or neither). */
+  idempotency?: IdempotentWrite;
 }
 
 export type InsertResult = { inserted: true; id: number; uuid: string } | { inserted: false; reason: "BLACKLISTED" };
@@ -111,7 +114,7 @@ export const ORDER_COLUMNS: Array<[string, keyof OrderRow | "uuid" | "clientId" 
 // string's zone is ignored by a cast to timestamp, whatever the session's.
 const utc = (date: Date) => date.toISOString();
 
-export async function insertOrderRow(db: Db, row: OrderRow, extra: InsertExtras): Promise<InsertResult> {
+export async function insertOrderRow(db: Db | Tx, row: OrderRow, extra: InsertExtras): Promise<InsertResult> {
   const query = rawQuery(db);
   const now = new Date();
   const uuid = randomUUID();
@@ -132,7 +135,7 @@ export async function insertOrderRow(db: Db, row: OrderRow, extra: InsertExtras)
     );
     id = reserved!.id;
     const fields = callbackFields({ ...row, id, uuid, arrivalAt: null, clientBonus: reserved!.bonus, driver: extra.driver }, row.statusCode, row.state);
-    callback = statusCallback(extra.callbackTemplate, fields, id);
+    callback = statusCallback(extra.callbackTemplate, fields, id, row.apiKeyId);
   }
 
   const values: Record<string, unknown> = {
@@ -176,6 +179,14 @@ export async function insertOrderRow(db: Db, row: OrderRow, extra: InsertExtras)
     parts.push(`m AS (INSERT INTO outbox_message (delivery_id, channel, topic, ordering_key, target, payload, next_attempt_at, created_at)
            SELECT ${param(randomUUID(), "uuid")}, ${param(callback.channel, "text")}, ${param(callback.topic, "text")}, ${param(callback.orderingKey, "text")},
                   ${param(callback.target, "text")}, ${param(JSON.stringify(callback.payload), "jsonb")}, ${param(utc(now), "timestamp")}, ${param(utc(now), "timestamp")} FROM o)`);
+  }
+  if (extra.idempotency) {
+    const k = extra.idempotency;
+    // A second request with this key waits here on the primary key until the
+    // first commits, then fails: nothing of it is written (one statement).
+    parts.push(`k AS (INSERT INTO idempotency_key (api_key_id, key, operation, fingerprint, reply_status, reply_body, created_at)
+           SELECT ${param(k.apiKeyId, "int")}, ${param(k.key, "text")}, ${param(k.operation, "text")}, ${param(k.fingerprint, "text")},
+                  ${param(k.replyStatus, "int")}, ${param(JSON.stringify(k.replyBody({ uuid, state: row.state })), "text")}, ${param(utc(now), "timestamp")} FROM o)`);
   }
   const [created] = await query<{ id: number; uuid: string }>(`WITH ${parts.join(",\n")}\nSELECT o.id, o.uuid::text AS uuid FROM o`, params);
   return created ? { inserted: true, id: created.id, uuid: created.uuid } : { inserted: false, reason: "BLACKLISTED" };

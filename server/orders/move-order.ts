@@ -7,8 +7,9 @@ import type { Actor } from "../actor";
 import { OrderError } from "../errors";
 import { publish } from "../events/bus";
 import { wakeOutbox } from "../notifications/wake";
-import { canMove, codeOf, isDone, isOrderState, DRIVER_HOLDING_STATES, type OrderState } from "./states";
+import { canMove, canMoveOnExchange, codeOf, isDone, isOrderState, DRIVER_HOLDING_STATES, type OrderState } from "./states";
 import { runMoveSubscribers } from "./move-subscribers";
+import { wasCarried } from "./carried";
 import { sqlQuery } from "../db/sql";
 
 export interface MoveOrderInput {
@@ -73,8 +74,18 @@ export async function moveOrderInTx(tx: Tx, input: MoveOrderInput): Promise<Move
   if (input.expectedVersion !== undefined && input.expectedVersion !== order.version) {
     throw new OrderError("CONFLICT", { reason: "the order was changed by someone else; reload it", reasonKey: "stale" });
   }
-  if (!canMove(from, input.to)) {
+  // Moves reported by the exchange follow the exchange reference's table (a
+  // completion by the executor's server comes from any unfinished state).
+  const allowed = input.actor.type === "EXCHANGE" ? canMoveOnExchange(from, input.to) : canMove(from, input.to);
+  if (!allowed) {
     throw new OrderError("FORBIDDEN_MOVE", { from, fromCode: codeOf(from), to: input.to, toCode: codeOf(input.to) });
+  }
+  // Completed (100) needs an order a driver carried, for every interface
+  // (issue 36; the console since issue 34): the driver the order holds, or
+  // the exchange executor's in the exchange's own reports (carried.ts). A
+  // driver named with the completion itself does not make a trip.
+  if (input.to === "DONE_SUCCESSFUL" && !(await wasCarried(tx, { id: order.id, driverId: order.driver_id }, input.actor))) {
+    throw new OrderError("FORBIDDEN_MOVE", { from, fromCode: codeOf(from), to: input.to, toCode: codeOf(input.to), reasonKey: "noDriverToComplete" });
   }
   let driverId = input.driverId === undefined ? order.driver_id : input.driverId;
   // An order that goes back to the free orders or ends no longer holds its driver

@@ -4,7 +4,7 @@ import type { DbOrTx } from "../db";
 import { preparedQuery, type PreparedStatement } from "../db/sql";
 import { OrderError } from "../errors";
 import { kopecksToRoubles } from "../balances/money";
-import { formatLocal } from "./time";
+import { formatIso, formatLocal } from "./time";
 import { STATE_TITLES, isOrderState } from "./states";
 
 interface OrderInfoRow {
@@ -53,6 +53,9 @@ export async function orderInformation(db: DbOrTx, uuid: string, language: "ru" 
     message: isOrderState(order.state) ? STATE_TITLES[order.state][language] : order.state,
     driver_id: order.call_sign,
     start_time: start ? formatLocal(new Date(start), order.timezone) : null,
+    // Ours, beside the reference's fields: the same instant with the city's offset, and the advance time asked for.
+    start_time_iso: start ? formatIso(new Date(start), order.timezone) : null,
+    pre_order_time_iso: order.pre_order_time ? formatIso(new Date(order.pre_order_time), order.timezone) : null,
     remaining_time: remaining,
     amount: order.amount === null ? null : kopecksToRoubles(order.amount),
     rate_id: order.rate_id,

@@ -5,6 +5,7 @@
 // places its street search and geocoding.
 import path from "node:path";
 import type { Db } from "../db";
+import { liftTimeouts } from "../db/sql";
 import { allRegions } from "../geo/regions";
 import { pointInPolygon } from "../geo/polygon";
 import { extractCity } from "./extract";
@@ -45,6 +46,7 @@ export async function importOsm(db: Db, options: ImportOptions): Promise<ImportR
   const t1 = performance.now();
   const result = await db.$transaction(
     async (tx) => {
+      await liftTimeouts(tx);
       const { id: cityId, created } = await findOrCreateCity(tx, options.city, centre, options.timezone ?? "Europe/Moscow");
       const regions = (await allRegions(tx)).filter((r) => r.cityId === cityId);
       const regionOf = (lat: number, lon: number) =>

@@ -1,9 +1,12 @@
-// Streams the elements of an OpenStreetMap file, .osm.pbf (osm-pbf-parser-node)
-// or .osm XML (saxes), as one shape: nodes with coordinates, ways with their
-// node references, each with its tags. Relations are not needed here.
+// Streams the elements of an OpenStreetMap file, .osm.pbf (the blocks read
+// within the format's limits by pbf-blocks.ts, each parsed by
+// osm-pbf-parser-node) or .osm XML (saxes), as one shape: nodes with
+// coordinates, ways with their node references, each with its tags.
+// Relations are not needed here.
 import { createReadStream } from "node:fs";
-import { createOSMStream } from "osm-pbf-parser-node";
+import { OSMTransform, parse } from "osm-pbf-parser-node";
 import { SaxesParser } from "saxes";
+import { OsmFileError, readPbfBlocks } from "./pbf-blocks";
 
 export type Tags = Readonly<Record<string, string>>;
 
@@ -52,9 +55,21 @@ function fromPbf(item: unknown, what: { nodes: boolean; ways: boolean }): OsmEle
 }
 
 async function* readPbf(file: string, what: { nodes: boolean; ways: boolean }): AsyncGenerator<OsmElement> {
-  for await (const item of createOSMStream(file, { withTags: true, withInfo: false })) {
-    const element = fromPbf(item, what);
-    if (element) yield element;
+  // The parser's options as its own stream holds them (parse reads them from there).
+  const options = new OSMTransform({ withTags: true, withInfo: false });
+  for await (const block of readPbfBlocks(file)) {
+    if (block.type !== "OSMData") continue;
+    let items: object[];
+    try {
+      items = parse(block.data, options);
+    } catch (error) {
+      // The parser trusts the block's structure and fails with a TypeError on one that lies.
+      throw new OsmFileError(file, block.offset, `a block that does not parse (${(error as Error).message})`);
+    }
+    for (const item of items) {
+      const element = fromPbf(item, what);
+      if (element) yield element;
+    }
   }
 }
 

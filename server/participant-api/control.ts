@@ -19,6 +19,9 @@ import { moveOrder } from "../orders/move-order";
 import { isOrderState, stateOfCode, type OrderState } from "../orders/states";
 import { isEmptyObject, readJsonBody, validate } from "../exchange-api/body";
 import { participantError, participantErrorReply } from "../exchange-api/reply";
+import { registerOperations } from "../metrics/labels";
+
+registerOperations("participant", ["GET control/order", "POST control/sell", "POST control/take", "POST control/move"]);
 
 function sameSecret(a: string, b: string): boolean {
   const ha = createHash("sha256").update(a).digest();
@@ -60,6 +63,7 @@ export async function handleControl(request: ApiRequest, action: string): Promis
     const wants = action === "order" ? "GET" : ["sell", "take", "move"].includes(action) ? "POST" : undefined;
     if (!wants) return participantError("NOT_FOUND", { what: "Path", id: `/participant/control/${action}` });
     if (method !== wants) return participantError("METHOD_NOT_ALLOWED", { method: request.method.slice(0, 16) });
+    request.operation = `${wants} control/${action}`;
     if (action === "order") return ok(await orderView(request.query));
     const body = readJsonBody(request);
     if (!body || isEmptyObject(body)) return participantError("EMPTY_REQUEST");

@@ -14,12 +14,13 @@ import { db } from "../db";
 import { isEmptyObject, readJsonBody, validate } from "../exchange-api/body";
 import { participantError, participantErrorReply } from "../exchange-api/reply";
 import { badRequest, gone, missing } from "../exchange/errors";
-import { INBOUND_SHAPES, receiveNotification, isInboundTopic } from "../exchange/participant/inbound";
+import { INBOUND_SHAPES, INBOUND_TOPICS, receiveNotification, isInboundTopic } from "../exchange/participant/inbound";
 import { driverByCallSign, driverResource, listDriverResources, listServices } from "../exchange/participant/local-order";
 import { checkExchangeCaller } from "../exchange/participant/trust";
 import { holdsNul } from "../http/nul";
 import { jsonResponse, type ApiRequest, type ApiResponse } from "../http/types";
 import { handleControl } from "./control";
+import { registerOperations } from "../metrics/labels";
 
 function meta(status = 200) {
   return { vendor: config().EXCHANGE_VENDOR, status };
@@ -94,6 +95,7 @@ const ROUTES: Record<string, { method: "GET" | "POST"; handle: Handler }> = {
   drivers: { method: "POST", handle: drivers },
   services: { method: "GET", handle: async () => ok({ data: { services: await listServices(db()) } }) },
 };
+registerOperations("participant", [...Object.entries(ROUTES).map(([path, r]) => `${r.method} ${path}`), ...INBOUND_TOPICS.map((topic) => `POST on/${topic}`)]);
 
 export async function handleParticipantApi(request: ApiRequest): Promise<ApiResponse> {
   if (request.bodyTooLarge) return participantError("BODY_TOO_LARGE", { limit: 262144 });
@@ -103,6 +105,8 @@ export async function handleParticipantApi(request: ApiRequest): Promise<ApiResp
   const route = isEvent ? { method: "POST" as const, handle: undefined } : Object.hasOwn(ROUTES, request.path) ? ROUTES[request.path] : undefined;
   if (!route) return participantError("NOT_FOUND", { what: "Path", id: `/participant/${request.path}` });
   if (method !== route.method) return participantError("METHOD_NOT_ALLOWED", { method: request.method.slice(0, 16), reason: `use ${route.method} for /participant/${request.path}` });
+  // A made-up topic is "unknown" in the metrics anyway (server/metrics/labels.ts holds the closed list).
+  request.operation = `${route.method} ${request.path}`;
   try {
     await checkExchangeCaller(db(), request.remoteAddress);
     const body = method === "POST" ? readJsonBody(request) : undefined;

@@ -26,6 +26,9 @@ export const rateFieldsSchema = z.object({
 });
 export type RateFields = z.output<typeof rateFieldsSchema>;
 
+/** FIXED: the estimate's price; METERED: the GPS taximeter's fare (server/meter/). */
+export const rateKindSchema = z.enum(["FIXED", "METERED"]);
+
 const FIELD_SELECT = Object.fromEntries(Object.keys(rateFieldsSchema.shape).map((k) => [k, true])) as { [K in keyof RateFields]: true };
 
 export const rateSelect = {
@@ -35,6 +38,7 @@ export const rateSelect = {
   queueId: true,
   name: true,
   isBasic: true,
+  kind: true,
   ...FIELD_SELECT,
 } as const satisfies Prisma.RateSelect;
 

@@ -7,6 +7,7 @@ import { config } from "../config";
 import type { Db } from "../db";
 import { appSecret } from "../auth/secret";
 import { seedExchange } from "./exchange";
+import { allowDemoLoopback } from "../http/outgoing";
 
 export async function setUpDemoExchange(db: Db, publicUrl: string): Promise<void> {
   const cfg = config();
@@ -18,5 +19,8 @@ export async function setUpDemoExchange(db: Db, publicUrl: string): Promise<void
   cfg.EXCHANGE_CLIENT_KEY = clientKey;
   process.env.EXCHANGE_URL = cfg.EXCHANGE_URL;
   process.env.EXCHANGE_CLIENT_KEY = clientKey;
+  // The exchange and its participants live on this machine: our participant
+  // client calls it, and it checks its participants, over loopback.
+  allowDemoLoopback(cfg);
   await seedExchange(db, { publicUrl, clientKey });
 }

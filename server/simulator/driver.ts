@@ -70,6 +70,8 @@ export class SimDriver {
   private noShow = false;
   private rejectAt: number | null = null;
   private nextOfferCheckAt = 0;
+  /** The offer this driver chose to let time out: read again from GET /offer, it stays unanswered until its deadline. */
+  private ignoredOfferId: number | null = null;
   /** An offer of automatic dispatch being considered: answered at `at` (never, for a driver who lets it time out). */
   private pending: { uuid: string; kind: string; at: number; answer: "accept" | "refuse" | "ignore"; order: AppOrder } | null = null;
 
@@ -421,11 +423,12 @@ export class SimDriver {
     const canChain = this.phase === "riding";
     if ((this.phase !== "idle" && !canChain) || now < this.nextOfferCheckAt) return;
     this.nextOfferCheckAt = now + Math.max(2, Math.min(this.engine.tickSeconds, 4));
-    const offer = (await this.client.get("offer")).offer as { kind: string; order: AppOrder } | null;
-    if (!offer) return;
+    const offer = (await this.client.get("offer")).offer as { offer_id: number; kind: string; order: AppOrder } | null;
+    if (!offer || offer.offer_id === this.ignoredOfferId) return;
     const r = this.rng.float();
     const refuseShare = this.engine.options.driverRejectShare * 3;
     const answer = r < refuseShare ? "refuse" : r < refuseShare + 0.04 ? "ignore" : "accept";
+    if (answer === "ignore") this.ignoredOfferId = offer.offer_id;
     this.pending = { uuid: offer.order.uuid, kind: offer.kind, at: now + this.rng.range(3, 12), answer, order: offer.order };
   }
 

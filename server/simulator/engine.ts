@@ -28,6 +28,9 @@ import { DEFAULT_OPTIONS, type Participant, type ResolvedOptions, type Simulatio
 export { DEFAULT_OPTIONS, type Participant, type ResolvedOptions, type SimulationOptions } from "./options";
 export type { SimOrder } from "./sim-order";
 
+/** Codes of refusals that races in a living city produce (the server decided; nothing failed). */
+const EXPECTED_REFUSALS = new Set(["NOT_FOUND", "CONFLICT", "GONE", "FORBIDDEN_MOVE", "TOKEN_USED", "TOKEN_EXPIRED", "NOT_ACCEPTABLE"]);
+
 export class Engine {
   readonly options: ResolvedOptions;
   readonly tickSeconds: number;
@@ -84,13 +87,20 @@ export class Engine {
     out?.(`simulator ${clockText(this.now)} ${line}`);
   }
 
-  /** A call that failed: counted by code; the first few of each code are logged. */
+  /**
+   * A call that failed: counted by code; the first few of each code are
+   * logged. A refusal the server is right to give in a living city (the
+   * order moved on, was cancelled or taken by another driver meanwhile) is
+   * no failure of anything: it is logged at debug only.
+   */
   failure(error: unknown): void {
     const code = error instanceof CallError ? error.code : "EXCEPTION";
     this.stats.error(code, this.minute);
     const seen = (this.logged.get(code) ?? 0) + 1;
     this.logged.set(code, seen);
-    if (seen <= 3 || this.options.verbose) this.log(`call failed (${code}): ${error instanceof Error ? error.message : String(error)}`);
+    const text = error instanceof Error ? error.message : String(error);
+    if (EXPECTED_REFUSALS.has(code)) this.log(`call refused (${code}): ${text}`, "debug");
+    else if (seen <= 3 || this.options.verbose) this.log(`call failed (${code}): ${text}`);
   }
 
   /** Real time of a simulated moment, at the current pace. */

@@ -75,7 +75,8 @@ export class SimParticipant {
   private token: string | undefined;
   private server: Server | undefined;
   private engine: Engine | undefined;
-  private credit = 0;
+  /** Orders owed to the exchange; starts at one, so the demo shows a sale in its first minute, not after 1/sellPerMinute minutes. */
+  private credit = 1;
   private serial = 0;
   private readonly sold = new Map<string, Sold>();
   private readonly offers = new Map<string, { decideAt: number; from: { lat: number; lon: number } | null }>();

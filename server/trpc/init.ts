@@ -11,7 +11,7 @@ import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from "@trpc/server";
 import { superjson } from "../../shared/board-wire";
 import { z, ZodError } from "zod";
 import { db as defaultDb, type Db } from "../db";
-import { isDomainError, type DomainError, type ErrorCode } from "../errors";
+import { isDomainError, knownError, type DomainError, type ErrorCode } from "../errors";
 import { errorMessage } from "../i18n/errors";
 import { serverMessages, roleTitle } from "../../shared/i18n/console";
 import { STATE_TITLES, isOrderState } from "../orders/states";
@@ -113,6 +113,8 @@ const TRPC_CODE: Record<ErrorCode, TRPC_ERROR_CODE_KEY> = {
   BODY_TOO_LARGE: "PAYLOAD_TOO_LARGE",
   METHOD_NOT_ALLOWED: "METHOD_NOT_SUPPORTED",
   EMPTY_REQUEST: "BAD_REQUEST",
+  IDEMPOTENCY_KEY_REUSED: "UNPROCESSABLE_CONTENT",
+  NOT_APPLIED: "SERVICE_UNAVAILABLE",
   INTERNAL: "INTERNAL_SERVER_ERROR",
 };
 
@@ -140,7 +142,8 @@ const domainErrors = t.middleware(async ({ ctx, next, path }) => {
   const result = await next();
   if (!result.ok) {
     const cause = result.error.cause;
-    if (isDomainError(cause)) throw toTRPCError(cause, ctx.locale);
+    const known = knownError(cause);
+    if (known) throw toTRPCError(known, ctx.locale);
     if (result.error.code === "INTERNAL_SERVER_ERROR") log.error("console call failed", { path, error: cause ?? result.error });
   }
   return result;
@@ -230,4 +233,6 @@ export function roleProcedure(...roles: [UserRole, ...UserRole[]]) {
 }
 
 export const dispatcherProcedure = roleProcedure("DISPATCHER");
+/** Reading the board (orders, map, drivers, dispatch state): dispatchers, and managers, who change nothing. */
+export const boardReadProcedure = roleProcedure("DISPATCHER", "MANAGER");
 export const adminProcedure = roleProcedure("ADMIN");

@@ -13,6 +13,13 @@ import { referenceAdminRouter } from "./routers/referenceAdmin";
 import { exchangeDeskRouter } from "./routers/exchangeDesk";
 import { certificatesRouter } from "./routers/certificates";
 import { dispatchRouter } from "./routers/dispatch";
+import { reportsRouter } from "./routers/reports";
+import { smsRouter } from "./routers/sms";
+import { ratingsRouter } from "./routers/ratings";
+import { shiftRouter } from "./routers/shift";
+import { messagesRouter } from "./routers/messages";
+import { meterRouter } from "./routers/meter";
+import { registerOperations } from "../metrics/labels";
 
 export const appRouter = createTRPCRouter({
   session: sessionRouter,
@@ -27,7 +34,19 @@ export const appRouter = createTRPCRouter({
   exchangeDesk: exchangeDeskRouter,
   certificates: certificatesRouter,
   dispatch: dispatchRouter,
+  reports: reportsRouter,
+  sms: smsRouter,
+  ratings: ratingsRouter,
+  shift: shiftRouter,
+  messages: messagesRouter,
+  meter: meterRouter,
 });
+
+// The procedures' names, the console's closed list of metrics labels (server/trpc/init.ts measures them).
+registerOperations(
+  "console",
+  Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>).map(([path, p]) => (p._def.type === "subscription" ? `subscription ${path}` : path)),
+);
 
 export type AppRouter = typeof appRouter;
 

@@ -13,13 +13,20 @@ import * as balances from "./console/balances";
 import * as reference from "./console/reference";
 import * as exchange from "./console/exchange";
 import * as dispatch from "./console/dispatch";
+import * as driverFit from "./console/driver-fit";
+import * as reports from "./console/reports";
+import * as sms from "./console/sms";
+import * as ratings from "./console/ratings";
+import * as driverLiveness from "./console/dispatch-liveness";
+import * as nightShift from "./console/night-shift";
+import * as meter from "./console/meter";
 
 // One file per page (console/*.ts); the two languages side by side in each.
-const ru = { ...shell.ru, ...board.ru, ...newOrder.ru, ...drivers.ru, ...admin.ru, ...map.ru, ...balances.ru, ...reference.ru, ...exchange.ru, ...dispatch.ru };
+const ru = { ...shell.ru, ...board.ru, ...newOrder.ru, ...drivers.ru, ...admin.ru, ...map.ru, ...balances.ru, ...reference.ru, ...exchange.ru, ...dispatch.ru, ...reports.ru, ...sms.ru, ...ratings.ru, ...driverLiveness.ru, ...nightShift.ru, ...meter.ru };
 
 export type ConsoleStrings = typeof ru;
 
-const en: ConsoleStrings = { ...shell.en, ...board.en, ...newOrder.en, ...drivers.en, ...admin.en, ...map.en, ...balances.en, ...reference.en, ...exchange.en, ...dispatch.en };
+const en: ConsoleStrings = { ...shell.en, ...board.en, ...newOrder.en, ...drivers.en, ...admin.en, ...map.en, ...balances.en, ...reference.en, ...exchange.en, ...dispatch.en, ...reports.en, ...sms.en, ...ratings.en, ...driverLiveness.en, ...nightShift.en, ...meter.en };
 
 export const consoleStrings: Record<Locale, ConsoleStrings> = { ru, en };
 
@@ -65,6 +72,10 @@ export const serverMessages: Record<Locale, ServerMessages> = {
       "polygon.duplicate": (d) => `Район: вершина ${d.index ?? ""} совпадает с другой`,
       "polygon.crossing": (d) => `Район: стороны ${d.a ?? ""} и ${d.b ?? ""} пересекаются`,
       "polygon.flat": () => "Район: площадь многоугольника равна нулю",
+      ...driverFit.ru,
+      ...reports.reasonsRu,
+      ...sms.reasonsRu,
+      ...nightShift.reasonsRu,
     },
   },
   en: {
@@ -93,6 +104,10 @@ export const serverMessages: Record<Locale, ServerMessages> = {
       "polygon.duplicate": (d) => `Region: vertex ${d.index ?? ""} repeats another one`,
       "polygon.crossing": (d) => `Region: sides ${d.a ?? ""} and ${d.b ?? ""} cross`,
       "polygon.flat": () => "Region: the polygon has no area",
+      ...driverFit.en,
+      ...reports.reasonsEn,
+      ...sms.reasonsEn,
+      ...nightShift.reasonsEn,
     },
   },
 };

@@ -4,7 +4,7 @@
 // Codes and moves are those of the exchange reference ("States and
 // transitions"). States that the reference names without a code get codes of
 // our own, chosen among codes the reference leaves unused and documented in
-// README ("Order states"):
+// docs/dispatch-api.md ("Order states"):
 //   BOUND 6, ORDER_ON_RADIO 12, PREORDER_FREE 50, PREORDER_ATTACHED 51 (the
 //   reference's), PREORDER_ATTACHED_NOTIFIED 52, PREORDER_CONFIRM_REQUESTED 53,
 //   PREORDER_CONFIRM_SUCCESSFUL 54, PREORDER_CONFIRM_REJECTED 55,
@@ -150,13 +150,30 @@ const ALLOWED_FROM: Record<OrderState, OrderState[] | "ANY_NOT_DONE"> = {
   DONE_CANCELLED: "ANY_NOT_DONE",
   DONE_OPERATOR_REJECTED: "ANY_NOT_DONE",
   DONE_DRIVER_REJECTED: "ANY_NOT_DONE",
-  DONE_SUCCESSFUL: "ANY_NOT_DONE",
+  // Ours, narrower than the reference's "any NOT_DONE": completed means a
+  // driver carried the passenger, so only from the states of a trip. The
+  // move itself also needs that driver, for every interface: the one the
+  // order holds, or an exchange executor's in the exchange's own reports
+  // (server/orders/move-order.ts, server/orders/carried.ts).
+  DONE_SUCCESSFUL: ["IN_PROCESS", "AWAITING_PAYMENT", "AWAITING_COMPLETION"],
 };
 
 export function canMove(from: OrderState, to: OrderState): boolean {
   const allowed = ALLOWED_FROM[to];
   if (allowed === "ANY_NOT_DONE") return !isDone(from) && from !== to;
   return allowed.includes(from);
+}
+
+/**
+ * The exchange reference's own table, for orders whose trip is reported by
+ * another server: there a completion ("done by the seller", "completed by the
+ * executor") comes from any NOT_DONE state, because the driver who carried the
+ * passenger is the reporting participant's, whose intermediate statuses the
+ * reference does not require. Everything else is `canMove`.
+ */
+export function canMoveOnExchange(from: OrderState, to: OrderState): boolean {
+  if (to === "DONE_SUCCESSFUL") return !isDone(from);
+  return canMove(from, to);
 }
 
 /** Every state an order in `from` may move into, in code order. */

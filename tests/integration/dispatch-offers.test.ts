@@ -6,11 +6,16 @@
 // the parking-queue rule, a chained order (BOUND), advance orders with their
 // confirmation, and the dispatcher's override (pause, candidates, send, take
 // back), each attempt recorded.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startServer, type StartedServer } from "../support/server";
-import { Console, DEFAULT_SETTINGS, DriverApp, dispatchApi, localText, offset, quietCity, waitFor } from "../support/dispatch-world";
+import { cloneTemplate, TEST_DB, type TestDatabase } from "../reliability/support/db";
+import { APP_SECRET, Console, DEFAULT_SETTINGS, DriverApp, dispatchApi, localText, offset, quietCity, waitFor } from "../support/dispatch-world";
 
 let server: StartedServer;
+let database: TestDatabase | undefined;
+/** The run's seeded template (the demo city): the server starts on a copy of it, not on a city seeded again; with
+ * the suite's APP_SECRET, from which the drivers' provisioning key is derived (the seed does not depend on it). */
+const template = inject("reliabilityTemplate");
 let console_: Console;
 let drivers: DriverApp[];
 let serviceId: number;
@@ -64,7 +69,8 @@ async function offShift(...apps: DriverApp[]) {
 }
 
 beforeAll(async () => {
-  server = await startServer({ env: { DISPATCH_TICK_MS: "200", RATE_LIMIT_PER_KEY: "0", RATE_LIMIT_PER_ADDRESS: "0" } });
+  database = await cloneTemplate(template);
+  server = await startServer({ db: TEST_DB, env: { ...database.env, DISPATCH_TICK_MS: "200", RATE_LIMIT_PER_KEY: "0", RATE_LIMIT_PER_ADDRESS: "0", DISPATCH_SCARCE_RADIUS_KM: "0" }, seeded: { ...template, appSecret: APP_SECRET } });
   console_ = await Console.open(server.url, server.adminEmail, server.adminPassword);
   const city = await quietCity(server.url, server.apiKey, console_);
   drivers = city.apps;
@@ -79,6 +85,7 @@ afterAll(async () => {
   // What the dispatcher logged (a failed round shows here).
   for (const line of server?.output().split("\n") ?? []) if (/dispatch/i.test(line)) console.log(line.slice(0, 500));
   await server?.stop();
+  await database?.drop();
 });
 
 describe("automatic offers", () => {

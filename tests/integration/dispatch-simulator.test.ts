@@ -6,19 +6,28 @@
 // nothing is lost or stuck, the drivers' answers show all three outcomes,
 // and the database's rules held: never two live offers of one order or to
 // one driver at once.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { openServerDatabase } from "../support/server-database";
 import { startServer, type StartedServer } from "../support/server";
-import { Console, DEFAULT_SETTINGS, PROVISIONING } from "../support/dispatch-world";
+import { cloneTemplate, TEST_DB, type TestDatabase } from "../reliability/support/db";
+import { APP_SECRET, Console, DEFAULT_SETTINGS, PROVISIONING } from "../support/dispatch-world";
 import { Engine } from "@/server/simulator/engine";
 
 const EXPECTED_REFUSALS = new Set(["FORBIDDEN_MOVE", "CONFLICT", "NOT_FOUND"]);
 
 let server: StartedServer | undefined;
+let database: TestDatabase | undefined;
+/** The run's seeded template (the demo city): the server starts on a copy of it, not on a city seeded again; with
+ * the suite's APP_SECRET, from which the drivers' provisioning key is derived (the seed does not depend on it). */
+const template = inject("reliabilityTemplate");
 let startedAt = new Date();
 
+// The scarcity rule (a short radius and no chains while orders outnumber cars, docs/dispatch.md) is off: this 20-car
+// city is over capacity most of the quarter, and with it on so few offers go out that the drivers' few deliberate
+// time-outs may not happen at all; what it changes is measured by the comparison, not here.
 beforeAll(async () => {
-  server = await startServer({ env: { SIMULATE: "0", OUTBOX_POLL_MS: "1000", DISPATCH_TICK_MS: "250" } });
+  database = await cloneTemplate(template);
+  server = await startServer({ db: TEST_DB, env: { ...database.env, SIMULATE: "0", OUTBOX_POLL_MS: "1000", DISPATCH_TICK_MS: "250", DISPATCH_SCARCE_RADIUS_KM: "0" }, seeded: { ...template, appSecret: APP_SECRET } });
   const console_ = await Console.open(server.url, server.adminEmail, server.adminPassword);
   const { services } = await console_.query<{ services: Array<{ id: number }> }>("reference.lookups");
   for (const s of services) {
@@ -29,6 +38,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop();
+  await database?.drop();
 });
 
 describe("the simulator under automatic dispatch", () => {
@@ -71,6 +81,8 @@ describe("the simulator under automatic dispatch", () => {
       const by = Object.fromEntries(outcomes.map((o) => [o.state, o.n]));
       expect(by.ACCEPTED ?? 0).toBeGreaterThan(10);
       expect(by.REFUSED ?? 0).toBeGreaterThan(0);
+      console.log(`offer outcomes: ${JSON.stringify(by)}`);
+      // The simulated drivers let about 4 % of offers go unanswered: those end by the deadline, not by an answer.
       expect(by.TIMED_OUT ?? 0).toBeGreaterThan(0);
       const overlapping = (column: string) =>
         query<{ n: number }>(

@@ -435,6 +435,14 @@ describe("taking offers", () => {
     const fresh = await view("exchangeId=7004");
     expect(fresh).toMatchObject({ state: "FREE", exchangeLink: { phase: "OFFERED" } });
   });
+
+  it("an offer the seller's own driver did (cancelled with 100) ends here as removed: no driver of ours carried it", async () => {
+    await expectOk(notify("order/received", { id: "7006", type: "order", attributes: offer() }));
+    await expectOk(notify("order/cancelled", { id: "7006", status: "100", reason: "done by the seller" }));
+    const copy = await view("exchangeId=7006");
+    expect(copy).toMatchObject({ state: "DONE_REMOVED", driverId: null, exchangeLink: { phase: "CLOSED", remoteState: 100 } });
+    expect(copy.history.at(-1)).toMatchObject({ toState: "DONE_REMOVED", actorType: "EXCHANGE" });
+  });
 });
 
 describe("session and refused calls", () => {

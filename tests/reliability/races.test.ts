@@ -51,7 +51,8 @@ beforeAll(async () => {
     seller = made[0]!;
     takers = made.slice(1);
   });
-  app = await startInstance(database, { env: { RATE_LIMIT_PER_KEY: "0", RATE_LIMIT_PER_ADDRESS: "0" } });
+  // No load shedding (MAX_REQUESTS_IN_FLIGHT=0): the races must reach the database all at once, not 64 at a time.
+  app = await startInstance(database, { env: { RATE_LIMIT_PER_KEY: "0", RATE_LIMIT_PER_ADDRESS: "0", MAX_REQUESTS_IN_FLIGHT: "0" } });
   api = dispatchClient(app.url, template().apiKey);
 }, 300_000);
 
@@ -142,9 +143,10 @@ describe("races", () => {
     const replies = await Promise.all(uses.map((token) => api.post<{ uuid: string }>("order", { token, moderation_required: "no" })));
     for (const token of expected.tokens) {
       const mine = replies.filter((_, i) => uses[i] === token);
+      // One key uses it: every use answers the one order (a retry by the key that used a token gets its order).
       const done = mine.filter((r) => r.status === "DONE");
-      expect(done, token.slice(0, 20)).toHaveLength(1);
-      expect(mine.filter((r) => r.error?.code === "TOKEN_USED")).toHaveLength(mine.length - 1);
+      expect(done, token.slice(0, 20)).toHaveLength(mine.length);
+      expect(new Set(done.map((r) => r.response.uuid)).size, token.slice(0, 20)).toBe(1);
       expected.tokenOrders.set(token, done[0]!.response.uuid);
     }
   });

@@ -130,7 +130,7 @@ describe("the session cookie outside Next", () => {
     expect((await me(admin)).status).toBe(200);
   });
 
-  it("a disabled operator's still-valid cookie is refused on the next call, and accepted again once enabled", async () => {
+  it("a disabled operator's still-valid cookie is refused on the next call, and stays refused once enabled again", async () => {
     const s = await signIn(app.url, dispatcher.email, dispatcher.password);
     expect(s.cookie).toContain(`${SECURE_NAME}=`);
     const who = await me(s.cookie);
@@ -144,9 +144,11 @@ describe("the session cookie outside Next", () => {
     expect(refused.status).toBe(401);
     expect(refused.error?.data.code).toBe("UNAUTHORIZED");
     expect((await me(s.cookie)).status).toBe(401);
-    // Roles and the disabled flag are read on every call: enabled again, the same cookie works again.
+    // Disabling ended the user's sessions (server/auth/session-epoch.ts): enabled again, the old cookie stays refused; a new sign-in works.
     expect((await trpcMutation(app.url, "admin.users.setDisabled", { userId, disabled: false }, admin)).status).toBe(200);
-    expect((await me(s.cookie)).status).toBe(200);
+    expect((await me(s.cookie)).status).toBe(401);
+    const again = await signIn(app.url, dispatcher.email, dispatcher.password);
+    expect((await me(again.cookie)).status).toBe(200);
   });
 });
 

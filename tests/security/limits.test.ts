@@ -97,8 +97,12 @@ describe("streams and connections", () => {
         sockets.push(socket);
       }
       // Over the cap the server closes each new connection at once.
-      await until("the server to close the connections over its cap", () => sockets.filter((s) => s.destroyed).length >= 100 - 64 - 4);
-      expect(sockets.filter((s) => !s.destroyed).length).toBeLessThanOrEqual(64);
+      // Waited for until every connection was seen by the server (a loaded machine accepts the last ones late),
+      // then checked again a moment later: the cap holds, not just at one instant.
+      const open = () => sockets.filter((s) => !s.destroyed).length;
+      await until("the server to close the connections over its cap", () => open() <= 64, 30_000);
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(open()).toBeLessThanOrEqual(64);
     } finally {
       for (const s of sockets) s.destroy();
     }

@@ -184,6 +184,23 @@ describe("one routing decision on the canonical path, on both listeners", () => 
     expect((await send(server.panelUrl, "POST", asset!, { from: "127.0.0.5", body: "{}" })).status).toBe(404);
   });
 
+  it("tracking links: no spelling of a link's data path answers more than the canonical one (a 404 for a token that names no order), never a 500", async () => {
+    const token = "q4Xz0b9YwWm3kH2pLs8VrA";
+    for (const rest of [`${token}/state`, `${token}/call`, token]) {
+      for (const path of spellings("t", rest)) {
+        const r = await send(server.url, "GET", path, { from: "127.0.0.8" });
+        // Next sends a page's trailing-slash spelling to the canonical page (308), which then answers like the rest.
+        const toCanonical = r.status === 308 && String(r.headers.location ?? "") === `/t/${rest}`;
+        expect(refused(r) || toCanonical, `${path}: ${r.status} ${r.text.slice(0, 200)}`).toBe(true);
+        expect(r.headers.location ?? "", path).not.toMatch(/^tel:/);
+      }
+    }
+    for (const path of spellings("t", `${token}/state`)) {
+      const r = await send(server.panelUrl, "GET", path, { from: "127.0.0.5" });
+      expect([302, 400, 403, 404], `panel ${path}: ${r.status}`).toContain(r.status);
+    }
+  });
+
   it("a path that is not a valid target is a 400 on both listeners, never a 500", async () => {
     for (const base of [server.url, server.panelUrl]) {
       for (const path of ["/participant/%ff", "/api/trpc/%E0%A4%A", "/x/%00/../participant/drivers", "/participant/%0a/drivers"]) {

@@ -150,15 +150,14 @@ describe("demo city: the generator alone", () => {
 describe("demo city: seeded", () => {
   let prisma: PrismaClient;
   let mainCityId: number;
-  let seedMs = 0;
 
   beforeAll(async () => {
     process.env.DATA_DIR = tempDir();
     await withSession((session) => migrate(session));
     prisma = db();
-    const started = Date.now();
+    // How long the seed takes is the first start's business (npm start's banner, tests/security/first-start.test.ts),
+    // not a timed assertion here: on a loaded machine it says nothing.
     const result = await seedDemoCity(prisma);
-    seedMs = Date.now() - started;
     expect(result).toEqual({ created: true });
     const main = await prisma.city.findFirst({ orderBy: { id: "asc" } });
     mainCityId = main!.id;
@@ -167,10 +166,6 @@ describe("demo city: seeded", () => {
   afterAll(async () => {
     await closeDb();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
-
-  it("is seeded within seconds", () => {
-    expect(seedMs).toBeLessThan(30_000);
   });
 
   it("has two cities, the main one with streets of every kind", async () => {

@@ -10,6 +10,10 @@ import { moveOrder } from "@/server/orders/move-order";
 import { runOutboxOnce } from "@/server/notifications/worker";
 import { setSmsSender, logSmsSender } from "@/server/notifications/senders";
 import { parseConfig } from "@/server/config";
+// The receivers listen on loopback, which outgoing calls refuse unless allowed
+// (the demo allows it only once its own exchange is set up: server/http/outgoing.ts).
+process.env.OUTGOING_ALLOW = "127.0.0.0/8,::1";
+
 
 let close: () => Promise<void>;
 let receiver: Server;
@@ -149,8 +153,11 @@ describe("bonuses", () => {
     await db().client.upsert({ where: { phone }, create: { phone, bonus: 500 }, update: { bonus: 500 } });
     const estimate = await estimatePrice(db(), { points: [{ street: "ул. Ленина", house: "2" }, { lat: 55.8, lon: 37.7 }], phone, useBonuses: true });
     expect(estimate.breakdown.bonusUsed).toBeGreaterThan(0);
-    const order = await createOrderFromToken(db(), { source: "API", token: estimate.token, moderationRequired: false, driver: undefined }, { type: "SYSTEM", id: null });
-    await moveOrder(db(), { orderId: order.id, to: "DONE_SUCCESSFUL", actor: { type: "SYSTEM", id: null } });
+    // sent to a driver, who carries the passenger: completed only after their trip
+    const order = await createOrderFromToken(db(), { source: "API", token: estimate.token, moderationRequired: false, driver: "106" }, { type: "SYSTEM", id: null });
+    for (const to of ["CONFIRMED", "IN_PROCESS", "DONE_SUCCESSFUL"] as const) {
+      await moveOrder(db(), { orderId: order.id, to, actor: { type: "SYSTEM", id: null } });
+    }
     const client = await db().client.findUniqueOrThrow({ where: { phone }, select: { bonus: true, bonusLog: { select: { amount: true, bonusAfter: true } } } });
     const earned = Math.floor((estimate.amount / 100) * 0.05);
     expect(client.bonus).toBe(500 - estimate.breakdown.bonusUsed + earned);

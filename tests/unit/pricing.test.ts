@@ -8,7 +8,7 @@ import { formatLocal, parseLocal } from "@/server/orders/time";
 process.env.APP_SECRET ??= "unit-test-secret-unit-test-secret-0123456";
 
 const rate: RateRow = {
-  id: 1, cityId: 1, serviceId: 1, queueId: null, name: "day", isBasic: true,
+  id: 1, cityId: 1, serviceId: 1, queueId: null, name: "day", isBasic: true, kind: "FIXED",
   pickUp: 9900, minFare: 19900, kmCost: 2200, kmStart: 2, minuteCost: 800,
   standCost: 1000, freeStandTime: 3, waitCost: 900, freeWaitTime: 5, roundTo: 1000, startHour: 6, endHour: 22,
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ALL_STATES, DONE_STATES, NOT_DONE_STATES, canMove, codeOf, isDone, nextStates, stateOfCode } from "@/server/orders/states";
+import { ALL_STATES, DONE_STATES, NOT_DONE_STATES, canMove, canMoveOnExchange, codeOf, isDone, nextStates, stateOfCode } from "@/server/orders/states";
 
 describe("the order state machine", () => {
   it("has the reference's codes and groups", () => {
@@ -27,8 +27,11 @@ describe("the order state machine", () => {
     expect(canMove("ON_MODERATION", "SENT_TO_DRIVER")).toBe(true);
   });
 
-  it("lets every NOT_DONE state end, and no DONE state move", () => {
-    for (const from of NOT_DONE_STATES) for (const to of DONE_STATES) expect(canMove(from, to)).toBe(true);
+  it("lets every NOT_DONE state end, completed only after a trip, and no DONE state move", () => {
+    for (const from of NOT_DONE_STATES) for (const to of DONE_STATES) if (to !== "DONE_SUCCESSFUL") expect(canMove(from, to)).toBe(true);
+    // completed means a driver carried the passenger; the exchange's reports keep the reference's "any NOT_DONE"
+    expect(NOT_DONE_STATES.filter((from) => canMove(from, "DONE_SUCCESSFUL"))).toEqual(["IN_PROCESS", "AWAITING_PAYMENT", "AWAITING_COMPLETION"]);
+    for (const from of NOT_DONE_STATES) expect(canMoveOnExchange(from, "DONE_SUCCESSFUL")).toBe(true);
     for (const from of DONE_STATES) expect(nextStates(from)).toEqual([]);
   });
 

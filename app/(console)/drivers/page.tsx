@@ -3,7 +3,7 @@ import { DriversTable } from "@/app/components/drivers/drivers-table";
 
 export default function DriversPage() {
   return (
-    <RequireRoles roles={["DISPATCHER"]}>
+    <RequireRoles roles={["DISPATCHER", "MANAGER"]}>
       <DriversTable />
     </RequireRoles>
   );

@@ -3,7 +3,7 @@ import { MapPage } from "@/app/components/map/map-page";
 
 export default function MapRoute() {
   return (
-    <RequireRoles roles={["DISPATCHER"]}>
+    <RequireRoles roles={["DISPATCHER", "MANAGER"]}>
       <MapPage />
     </RequireRoles>
   );

@@ -3,7 +3,7 @@ import { OrderBoard } from "@/app/components/board/order-board";
 
 export default function OrdersPage() {
   return (
-    <RequireRoles roles={["DISPATCHER"]}>
+    <RequireRoles roles={["DISPATCHER", "MANAGER"]}>
       <OrderBoard />
     </RequireRoles>
   );

@@ -6,7 +6,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
 import { Icon } from "../icons";
-import { FormModal, Modal, PageHeader } from "../ui";
+import { ErrorNotice, FormModal, Modal, PageHeader } from "../ui";
 import { toast } from "../toast";
 import { errorInfo } from "../errors";
 
@@ -16,13 +16,13 @@ function IssueDialog({ onClose }: { onClose: () => void }) {
   const queryClient = useQueryClient();
   const [name, setName] = useState("");
   const [callback, setCallback] = useState("");
-  const [issued, setIssued] = useState<{ name: string; key: string } | null>(null);
+  const [issued, setIssued] = useState<{ name: string; key: string; callbackSecret: string | null } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const issue = useMutation(
     trpc.admin.apiKeys.issue.mutationOptions({
       meta: { inlineError: true },
       onSuccess: (key) => {
-        setIssued({ name: key.name, key: key.key });
+        setIssued({ name: key.name, key: key.key, callbackSecret: key.callbackSecret });
         void queryClient.invalidateQueries({ queryKey: trpc.admin.apiKeys.list.queryKey() });
       },
       onError: (e) => setError(errorInfo(e, t).message),
@@ -53,6 +53,7 @@ function IssueDialog({ onClose }: { onClose: () => void }) {
             {t.common.copy}
           </button>
         </div>
+        {issued.callbackSecret ? <ShownSecret secret={issued.callbackSecret} /> : null}
       </Modal>
     );
   }
@@ -78,24 +79,66 @@ function IssueDialog({ onClose }: { onClose: () => void }) {
   );
 }
 
+/** A callback signing secret, shown once with a copy button. */
+function ShownSecret({ secret }: { secret: string }) {
+  const { t } = useI18n();
+  return (
+    <>
+      <p className="notice notice-warn">{t.apiKeys.callbackSecretWarning}</p>
+      <div className="secret" data-testid="callback-secret">
+        <code>{secret}</code>
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={() => {
+            void navigator.clipboard?.writeText(secret).then(() => toast.success(t.common.copied));
+          }}
+        >
+          {t.common.copy}
+        </button>
+      </div>
+    </>
+  );
+}
+
 function CallbackDialog({ apiKey, onClose }: { apiKey: { id: number; name: string; callbackTemplate: string | null }; onClose: () => void }) {
   const { t } = useI18n();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [value, setValue] = useState(apiKey.callbackTemplate ?? "");
+  const [rotate, setRotate] = useState(false);
+  const [secret, setSecret] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const save = useMutation(
     trpc.admin.apiKeys.setCallback.mutationOptions({
       meta: { inlineError: true },
-      onSuccess: () => {
+      onSuccess: (row) => {
         toast.success(t.apiKeys.callbackSaved);
         void queryClient.invalidateQueries({ queryKey: trpc.admin.apiKeys.list.queryKey() });
-        onClose();
+        // A new signing secret is shown once, here; otherwise the dialog is done.
+        if (row.callbackSecret) setSecret(row.callbackSecret);
+        else onClose();
       },
       onError: (e) => setError(errorInfo(e, t).message),
     }),
   );
-  const submit = () => save.mutate({ apiKeyId: apiKey.id, callbackTemplate: value.trim() || null });
+  const submit = () => save.mutate({ apiKeyId: apiKey.id, callbackTemplate: value.trim() || null, rotateSecret: rotate });
+  if (secret) {
+    return (
+      <Modal
+        title={`${t.apiKeys.callback}: ${apiKey.name}`}
+        onClose={onClose}
+        width={600}
+        footer={
+          <button type="button" className="btn btn-primary" onClick={onClose}>
+            {t.common.done}
+          </button>
+        }
+      >
+        <ShownSecret secret={secret} />
+      </Modal>
+    );
+  }
   return (
     <Modal
       title={`${t.apiKeys.callback}: ${apiKey.name}`}
@@ -122,6 +165,10 @@ function CallbackDialog({ apiKey, onClose }: { apiKey: { id: number; name: strin
           <span>{t.apiKeys.callback}</span>
           <input name="callbackTemplate" value={value} onChange={(e) => setValue(e.target.value)} />
           <span className="hint">{t.apiKeys.callbackHint}</span>
+        </label>
+        <label className="field field-inline">
+          <input type="checkbox" name="rotateSecret" checked={rotate} onChange={(e) => setRotate(e.target.checked)} />
+          <span>{t.apiKeys.rotateSecret}</span>
         </label>
         {error ? (
           <div className="notice notice-error" role="alert">
@@ -154,9 +201,7 @@ export function ApiKeysAdmin() {
         </button>
       </PageHeader>
       {keys.error ? (
-        <div className="notice notice-error" role="alert">
-          {errorInfo(keys.error, t).message}
-        </div>
+        <ErrorNotice error={keys.error} onRetry={() => keys.refetch()} />
       ) : null}
       <div className="table-wrap">
         <table className="table" data-testid="api-keys-table">

@@ -6,8 +6,7 @@ import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
 import { useDebounced } from "../use-debounced";
 import { Icon } from "../icons";
-import { PageHeader } from "../ui";
-import { errorInfo } from "../errors";
+import { ErrorNotice, PageHeader } from "../ui";
 
 function summary(details: unknown): string {
   if (!details || typeof details !== "object") return "";
@@ -41,9 +40,7 @@ export function AuditLogView() {
         </label>
       </div>
       {audit.error ? (
-        <div className="notice notice-error" role="alert">
-          {errorInfo(audit.error, t).message}
-        </div>
+        <ErrorNotice error={audit.error} onRetry={() => audit.refetch()} />
       ) : null}
       <div className="table-wrap">
         <table className="table" data-testid="audit-table">

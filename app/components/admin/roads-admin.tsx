@@ -4,8 +4,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
-import { PageHeader } from "../ui";
-import { errorInfo } from "../errors";
+import { ErrorNotice, PageHeader } from "../ui";
 
 export function RoadsAdmin() {
   const { t, fmt } = useI18n();
@@ -15,9 +14,7 @@ export function RoadsAdmin() {
     <>
       <PageHeader title={t.roads.title} />
       {stats.error ? (
-        <div className="notice notice-error" role="alert">
-          {errorInfo(stats.error, t).message}
-        </div>
+        <ErrorNotice error={stats.error} onRetry={() => stats.refetch()} />
       ) : null}
       <div className="table-wrap">
         <table className="table" data-testid="roads-table">

@@ -7,7 +7,7 @@ import { UserRole } from "@/shared/roles";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
 import { Icon } from "../icons";
-import { FormModal, Modal, PageHeader } from "../ui";
+import { ErrorNotice, FormModal, Modal, PageHeader } from "../ui";
 import { toast } from "../toast";
 import { errorInfo } from "../errors";
 
@@ -175,9 +175,7 @@ export function UsersAdmin() {
         </button>
       </PageHeader>
       {users.error ? (
-        <div className="notice notice-error" role="alert">
-          {errorInfo(users.error, t).message}
-        </div>
+        <ErrorNotice error={users.error} onRetry={() => users.refetch()} />
       ) : null}
       <div className="table-wrap">
         <table className="table" data-testid="users-table">

@@ -11,7 +11,7 @@ import { useI18n } from "../i18n";
 import { useLiveEvents } from "../live";
 import { useDebounced } from "../use-debounced";
 import { Icon } from "../icons";
-import { EmptyState, Modal, PageHeader } from "../ui";
+import { EmptyState, ErrorNotice, Modal, PageHeader } from "../ui";
 import { toast } from "../toast";
 import { errorInfo } from "../errors";
 import "./balances.css";
@@ -91,9 +91,7 @@ export function BalancesPage() {
         </div>
       </div>
       {totals.error ? (
-        <div className="notice notice-error" role="alert">
-          {errorInfo(totals.error, t).message}
-        </div>
+        <ErrorNotice error={totals.error} onRetry={() => totals.refetch()} />
       ) : null}
 
       <div className="balances-body">
@@ -133,9 +131,7 @@ export function BalancesPage() {
             </label>
           </div>
           {list.error ? (
-            <div className="notice notice-error" role="alert">
-              {errorInfo(list.error, t).message}
-            </div>
+            <ErrorNotice error={list.error} onRetry={() => list.refetch()} />
           ) : null}
           <div className="table-wrap balances-table">
             <table className="table" data-testid="accounts-table">
@@ -249,9 +245,7 @@ function Ledger({ account, id }: { account: Account; id: number }) {
   );
   if (q.error) {
     return (
-      <div className="notice notice-error" role="alert">
-        {errorInfo(q.error, t).message}
-      </div>
+      <ErrorNotice error={q.error} onRetry={() => q.refetch()} />
     );
   }
   if (!first) return <div className="muted pad">{t.common.loading}</div>;

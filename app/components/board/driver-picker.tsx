@@ -1,7 +1,9 @@
 "use client";
 // Choosing a driver for an order: a search box over the active drivers,
-// free ones first; arrow keys and Enter work in the list.
-import { useState } from "react";
+// free ones first; arrow keys and Enter work in the list. A single match (or
+// an exact call sign) is the choice without a click: a controlled <select
+// size> shows an option as selected but fires no change event for it.
+import { useEffect, useState } from "react";
 import { useQuery, keepPreviousData } from "@tanstack/react-query";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
@@ -33,6 +35,15 @@ export function DriverSelect({
     trpc.reference.assignableDrivers.queryOptions({ serviceId, q: debounced || undefined }, { placeholderData: keepPreviousData }),
   );
   const list = drivers.data ?? [];
+  const typed = debounced.toLowerCase();
+  const sole = (typed ? list.find((d) => d.callSign.toLowerCase() === typed) : undefined) ?? (list.length === 1 ? list[0] : undefined);
+  const soleId = sole?.id;
+  const soleCallSign = sole?.callSign;
+  useEffect(() => {
+    if (soleId !== undefined && soleCallSign !== undefined && value?.id !== soleId) onChange({ id: soleId, callSign: soleCallSign });
+    // Only a new sole match chooses; a click on another option afterwards stays.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [soleId, soleCallSign]);
   return (
     <div className="driver-select">
       <label className="field">

@@ -13,22 +13,46 @@ function address(street: string, house: string): string {
   return [street, house].filter(Boolean).join(", ");
 }
 
-export function ModerationQueue({ items, total, onOpen }: { items: BoardRow[]; total: number; onOpen: (id: number) => void }) {
+interface Props {
+  items: BoardRow[];
+  total: number;
+  onOpen: (id: number) => void;
+  /** Folded to one line (its tab has the count): the board's rows keep the height (issue 34, 1366×768). */
+  folded?: boolean;
+  onToggle?: () => void;
+}
+
+export function ModerationQueue({ items, total, onOpen, folded = false, onToggle }: Props) {
   const { t, fmt, locale } = useI18n();
   const { approve } = useOrderActions();
   const [rejecting, setRejecting] = useState<ModerationTarget | null>(null);
   const [toDriver, setToDriver] = useState<ModerationTarget | null>(null);
   const now = useNow(5_000);
   if (total === 0) return null;
+  const oldest = items.reduce<BoardRow | undefined>((a, o) => (!a || o.createdAt < a.createdAt ? o : a), undefined);
+  const toggle = onToggle ? (
+    <button type="button" className="btn btn-small btn-ghost moderation-toggle" aria-expanded={!folded} onClick={onToggle}>
+      {folded ? t.shift.unfold : t.shift.fold}
+    </button>
+  ) : null;
   return (
-    <section className="moderation" aria-label={t.moderation.title} data-testid="moderation-queue">
+    <section className={`moderation${folded ? " folded" : ""}`} aria-label={t.moderation.title} data-testid="moderation-queue" data-folded={folded}>
       <div className="moderation-head">
         <span className="moderation-title">
           <Icon name="flag" size={16} />
-          {t.moderation.title}
+          {folded && oldest
+            ? t.shift.moderationFolded(total, t.common.minutes(Math.max(0, Math.round((now - oldest.createdAt.getTime()) / 60_000))))
+            : t.moderation.title}
         </span>
-        <span className="pill pill-moderation">{total}</span>
+        {folded ? null : <span className="pill pill-moderation">{total}</span>}
+        {folded && oldest ? (
+          <button type="button" className="btn btn-small" onClick={() => onOpen(oldest.id)}>
+            #{oldest.id}
+          </button>
+        ) : null}
+        {toggle}
       </div>
+      {folded ? null : (
       <ul className="moderation-list">
         {items.map((o) => (
           <li key={o.id} className={`moderation-item${now - o.createdAt.getTime() < 15_000 ? " fresh" : ""}`} data-order-id={o.id}>
@@ -64,7 +88,8 @@ export function ModerationQueue({ items, total, onOpen }: { items: BoardRow[]; t
           </li>
         ))}
       </ul>
-      {total > items.length ? <div className="moderation-more muted small">{t.moderation.more(total - items.length)}</div> : null}
+      )}
+      {!folded && total > items.length ? <div className="moderation-more muted small">{t.moderation.more(total - items.length)}</div> : null}
       {rejecting ? <RejectDialog order={rejecting} onClose={() => setRejecting(null)} /> : null}
       {toDriver ? <ApproveToDriverDialog order={toDriver} onClose={() => setToDriver(null)} /> : null}
     </section>

@@ -15,14 +15,20 @@ import { useI18n } from "../i18n";
 import { useLiveEvents } from "../live";
 import { useDebounced } from "../use-debounced";
 import { Icon } from "../icons";
-import { EmptyState, Kbd, PageHeader, StateBadge, isTyping } from "../ui";
-import { errorInfo } from "../errors";
+import { EmptyState, ErrorNotice, Kbd, PageHeader, StateBadge, isTyping } from "../ui";
 import { ModerationQueue } from "./moderation-queue";
 import { OrderPanel } from "./order-panel";
 import { patchBoard, type BoardRow } from "./types";
+import { useAlarmSound, useAttention } from "./attention";
+import { useNow } from "../use-now";
+import { ageOf, formatAge, type Age, type AgeKind, type AgeLimit } from "@/shared/orders/age";
+import { isDone, isOrderState } from "@/shared/orders/states";
+import { FleetStrip } from "./fleet-strip";
+import { sortRows, nextSort, SORTABLE, type BoardSort, type SortKey } from "./board-sort";
 
 const PAGE = 100;
-const ROW_HEIGHT = 36;
+// Compact rows: 15 and more fit a 1366×768 screen (issue 34).
+const ROW_HEIGHT = 30;
 const FLASH_MS = 2500;
 
 function address(street: string, house: string): string {
@@ -58,10 +64,52 @@ export function OrderBoard() {
       { getNextPageParam: (last) => last.nextCursor ?? undefined, placeholderData: keepPreviousData },
     ),
   );
-  const rows = useMemo(() => board.data?.pages.flatMap((p) => p.items) ?? [], [board.data]);
+  const boardRows = useMemo(() => board.data?.pages.flatMap((p) => p.items) ?? [], [board.data]);
   const counts = useQuery(trpc.orders.counts.queryOptions());
   const moderation = useQuery(trpc.orders.moderation.queryOptions());
   const lookups = useQuery(trpc.reference.lookups.queryOptions(undefined, { staleTime: 5 * 60_000 }));
+  const ageLimits = useQuery(trpc.orders.ageLimits.queryOptions(undefined, { staleTime: 60_000 }));
+  const limits = useMemo(() => new Map<AgeKind, AgeLimit>((ageLimits.data ?? []).map((l) => [l.kind, l])), [ageLimits.data]);
+  const now = useNow(1_000);
+  const alarm = useAlarmSound();
+  const soundOn = alarm.on;
+  const attention = useAttention(alarm.on, alarm.volume);
+
+  // The "need a hand" tab: the orders past their red limit and the map's orders with problems, the longest wait first.
+  const [needTab, setNeedTab] = useState(false);
+  const trouble = useQuery({ ...trpc.dispatch.trouble.queryOptions(), refetchInterval: 30_000 });
+  const needIds = useMemo(
+    () => [...new Set([...(attention?.red ?? []), ...(trouble.data ?? []).map((o) => o.id)])].slice(0, 500),
+    [attention?.red, trouble.data],
+  );
+  const needRows = useQuery({
+    ...trpc.orders.boardRows.queryOptions({ filter: { group: "all" }, ids: needIds }),
+    enabled: needTab,
+    placeholderData: keepPreviousData,
+    refetchInterval: needTab ? 5_000 : false,
+  });
+  const [sort, setSort] = useState<BoardSort | null>(null);
+  // The moderation strip folds to one line on a short screen (its tab has the count); the dispatcher may unfold it.
+  const [moderationFolded, setModerationFolded] = useState(false);
+  useEffect(() => {
+    // The screen's height is known only in the browser.
+    setModerationFolded(window.innerHeight < 900);
+  }, []);
+  const sortName = (r: BoardRow) => (r.region ? (locale === "en" ? r.region.nameEn : r.region.name) : "");
+  const unsorted = useMemo(() => {
+    if (!needTab) return boardRows;
+    const weight = (r: BoardRow) => {
+      const age = ageOf(r, limits, now);
+      return (age.level === "red" ? 2e9 : age.level === "amber" ? 1e9 : 0) + (age.kind === "ADVANCE" ? -age.seconds : age.seconds);
+    };
+    return [...(needRows.data ?? [])].sort((a, b) => weight(b) - weight(a));
+  }, [needTab, boardRows, needRows.data, limits, now]);
+  // Sorting orders the loaded rows (the board pages newest first from the server).
+  const rows = useMemo(
+    () => (sort ? sortRows(unsorted, sort, (r) => ageOf(r, limits, now).seconds, sortName) : unsorted),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- sortName follows locale
+    [unsorted, sort, limits, now, locale],
+  );
 
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const [active, setActive] = useState(0);
@@ -114,6 +162,8 @@ export function OrderBoard() {
 
   // ------------------------------------------------------------ virtual list
   const scrollRef = useRef<HTMLDivElement>(null);
+  /** The grid itself takes the keyboard (aria-activedescendant names the active row). */
+  const gridRef = useRef<HTMLDivElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -144,7 +194,7 @@ export function OrderBoard() {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === "Escape" && selectedId !== null && !document.querySelector(".modal")) {
         setSelectedId(null);
-        scrollRef.current?.focus();
+        gridRef.current?.focus();
         return;
       }
       if (isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
@@ -161,6 +211,8 @@ export function OrderBoard() {
   }, [router, selectedId]);
 
   const onGridKey = (e: React.KeyboardEvent) => {
+    // The header's sort buttons take their own Enter and Space.
+    if (e.target !== gridRef.current && e.target !== scrollRef.current) return;
     const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / ROW_HEIGHT) - 1);
     const keys: Record<string, () => void> = {
       ArrowDown: () => moveActive(active + 1),
@@ -184,7 +236,8 @@ export function OrderBoard() {
   const name = (x: { name: string; nameEn: string } | null) => (x ? (locale === "en" ? x.nameEn : x.name) : "");
   const groupStates = GROUP_STATES[group] ?? ALL_STATES;
   const countOf = (g: BoardGroup) => (g === "done" || g === "all" ? undefined : counts.data?.[g]);
-  const showModeration = group !== "moderation" && group !== "done";
+  // Hidden during a search: the rows found are what the dispatcher looks for.
+  const showModeration = group !== "moderation" && group !== "done" && !search.trim();
 
   return (
     <div className={`page page-board${selectedId !== null ? " with-panel" : ""}`}>
@@ -197,6 +250,34 @@ export function OrderBoard() {
             </span>
           }
         >
+          {attention && attention.needHand > 0 ? (
+            <span className="pill pill-danger" role="status" data-testid="need-hand">
+              {t.age.needHand(attention.needHand)}
+            </span>
+          ) : null}
+          <button
+            type="button"
+            className={`btn btn-ghost${soundOn ? "" : " muted"}`}
+            aria-pressed={soundOn}
+            title={soundOn ? t.age.soundOn : t.age.soundOff}
+            onClick={() => alarm.setOn(!soundOn)}
+          >
+            <Icon name={soundOn ? "bell" : "bellOff"} size={16} />
+            {t.age.sound}
+          </button>
+          {soundOn ? (
+            <input
+              type="range"
+              className="alarm-volume"
+              min={0}
+              max={100}
+              step={10}
+              value={alarm.volume}
+              aria-label={t.shift.volume}
+              title={`${t.shift.volume}: ${alarm.volume}`}
+              onChange={(e) => alarm.setVolume(Number(e.target.value))}
+            />
+          ) : null}
           <Link href="/orders/new" className="btn btn-primary" aria-keyshortcuts="N">
             <Icon name="plus" size={16} />
             {t.nav.newOrder}
@@ -210,11 +291,12 @@ export function OrderBoard() {
               key={g}
               type="button"
               role="tab"
-              aria-selected={group === g}
-              className={`tab${group === g ? " active" : ""}${g === "moderation" && (countOf(g) ?? 0) > 0 ? " tab-alert" : ""}`}
+              aria-selected={!needTab && group === g}
+              className={`tab${!needTab && group === g ? " active" : ""}${g === "moderation" && (countOf(g) ?? 0) > 0 ? " tab-alert" : ""}`}
               onClick={() => {
                 setGroup(g);
                 setState("");
+                setNeedTab(false);
               }}
               data-group={g}
             >
@@ -222,6 +304,17 @@ export function OrderBoard() {
               {countOf(g) !== undefined ? <span className="tab-count">{countOf(g)}</span> : null}
             </button>
           ))}
+          <button
+            type="button"
+            role="tab"
+            aria-selected={needTab}
+            className={`tab${needTab ? " active" : ""}${needIds.length > 0 ? " tab-alert" : ""}`}
+            onClick={() => setNeedTab(true)}
+            data-group="attention"
+          >
+            {t.age.tab}
+            <span className="tab-count">{needIds.length}</span>
+          </button>
         </div>
 
         <div className="filters">
@@ -237,7 +330,7 @@ export function OrderBoard() {
               onKeyDown={(e) => {
                 if (e.key === "ArrowDown" || e.key === "Enter") {
                   e.preventDefault();
-                  scrollRef.current?.focus();
+                  gridRef.current?.focus();
                   moveActive(0);
                 }
                 if (e.key === "Escape") setSearch("");
@@ -285,25 +378,68 @@ export function OrderBoard() {
           ) : null}
         </div>
 
-        {showModeration && moderation.data ? <ModerationQueue items={moderation.data.items} total={moderation.data.total} onOpen={open} /> : null}
+        <FleetStrip />
+        {showModeration && moderation.data ? (
+          <ModerationQueue
+            items={moderation.data.items}
+            total={moderation.data.total}
+            onOpen={open}
+            folded={moderationFolded}
+            onToggle={() => setModerationFolded(!moderationFolded)}
+          />
+        ) : null}
 
-        <div className="grid" role="grid" aria-rowcount={rows.length} aria-label={t.board.title} data-testid="order-grid">
-          <div className="grid-row grid-head" role="row">
-            {(["id", "time", "state", "phone", "from", "to", "service", "region", "driver", "amount"] as const).map((c) => (
-              <div key={c} role="columnheader" className={`cell cell-${c}`}>
-                {t.board.columns[c]}
-              </div>
-            ))}
+        {/* Notices stand outside the grid: a grid holds rows only (axe: aria-required-children). */}
+        {board.error ? <ErrorNotice error={board.error} onRetry={() => board.refetch()} testId="board-error" /> : null}
+        {board.isLoading ? <div className="muted pad" role="status">{t.common.loading}</div> : null}
+        {!board.isLoading && rows.length === 0 && !board.error ? <EmptyState title={t.board.empty} text={t.board.emptyHint} /> : null}
+        <div
+          ref={gridRef}
+          className="grid"
+          role="grid"
+          tabIndex={0}
+          onKeyDown={onGridKey}
+          aria-activedescendant={rows[active] ? `order-row-${rows[active].id}` : undefined}
+          aria-rowcount={rows.length + 1}
+          aria-label={t.board.title}
+          data-testid="order-grid"
+        >
+          <div className="grid-row grid-head" role="row" aria-rowindex={1}>
+            {(["id", "age", "time", "state", "phone", "from", "to", "service", "region", "driver", "amount"] as const).map((c) => {
+              const sortable = (SORTABLE as readonly string[]).includes(c);
+              const dir = sort?.key === c ? sort.dir : null;
+              return (
+                <div
+                  key={c}
+                  role="columnheader"
+                  className={`cell cell-${c}`}
+                  aria-sort={dir === "asc" ? "ascending" : dir === "desc" ? "descending" : sortable ? "none" : undefined}
+                >
+                  {sortable ? (
+                    <button
+                      type="button"
+                      className="sort-btn"
+                      title={t.shift.sortBy(t.board.columns[c])}
+                      onClick={() => {
+                        setSort(nextSort(sort, c as SortKey));
+                        setActive(0);
+                      }}
+                    >
+                      {t.board.columns[c]}
+                      <span className="sort-mark" aria-hidden="true">
+                        {dir === "asc" ? "▲" : dir === "desc" ? "▼" : ""}
+                      </span>
+                    </button>
+                  ) : (
+                    t.board.columns[c]
+                  )}
+                </div>
+              );
+            })}
           </div>
-          <div ref={scrollRef} className="grid-body" tabIndex={0} onKeyDown={onGridKey} aria-activedescendant={rows[active] ? `order-row-${rows[active].id}` : undefined}>
-            {board.error ? (
-              <div className="notice notice-error" role="alert">
-                {errorInfo(board.error, t).message}
-              </div>
-            ) : null}
-            {board.isLoading ? <div className="muted pad" role="status">{t.common.loading}</div> : null}
-            {!board.isLoading && rows.length === 0 && !board.error ? <EmptyState title={t.board.empty} text={t.board.emptyHint} /> : null}
-            <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
+          {/* A scrolled region a keyboard can reach (axe: scrollable-region-focusable); its keys are the grid's. */}
+          <div ref={scrollRef} className="grid-body" role="rowgroup" tabIndex={0}>
+            <div role="presentation" style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
               {virtualRows.map((v) => {
                 const row = rows[v.index];
                 if (!row) return null;
@@ -312,6 +448,7 @@ export function OrderBoard() {
                     key={row.id}
                     row={row}
                     top={v.start}
+                    rowIndex={v.index + 2}
                     active={v.index === active}
                     selected={row.id === selectedId}
                     flash={flash.has(row.id)}
@@ -322,13 +459,15 @@ export function OrderBoard() {
                     name={name}
                     fmt={fmt}
                     preorderLabel={t.board.preorderAt}
+                    age={isOrderState(row.state) && isDone(row.state) ? null : ageOf(row, limits, now)}
+                    ageTitle={(age) => ageTitleOf(age, row, t, fmt)}
                   />
                 );
               })}
             </div>
-            {board.isFetchingNextPage ? <div className="muted small pad">{t.common.loading}</div> : null}
           </div>
         </div>
+        {board.isFetchingNextPage ? <div className="muted small pad">{t.common.loading}</div> : null}
       </div>
       {selectedId !== null ? <OrderPanel key={selectedId} id={selectedId} onClose={() => setSelectedId(null)} /> : null}
     </div>
@@ -338,6 +477,8 @@ export function OrderBoard() {
 interface RowProps {
   row: BoardRow;
   top: number;
+  /** 1-based among the grid's rows, the header first (the list is virtual). */
+  rowIndex: number;
   active: boolean;
   selected: boolean;
   flash: boolean;
@@ -345,22 +486,35 @@ interface RowProps {
   name: (x: { name: string; nameEn: string } | null) => string;
   fmt: ReturnType<typeof useI18n>["fmt"];
   preorderLabel: (time: string) => string;
+  age: Age | null;
+  ageTitle: (age: Age) => string;
 }
 
-function Row({ row, top, active, selected, flash, onClick, name, fmt, preorderLabel }: RowProps) {
+function ageTitleOf(age: Age, row: BoardRow, t: ReturnType<typeof useI18n>["t"], fmt: ReturnType<typeof useI18n>["fmt"]): string {
+  const kind = age.kind ? `${t.age.kinds[age.kind]}: ` : "";
+  const text = age.kind === "ADVANCE" ? t.age.untilPickup(formatAge(age.seconds)) : t.age.inState(formatAge(age.seconds), fmt.time(row.stateAt));
+  return `${kind}${text} — ${t.age.levels[age.level]}`;
+}
+
+function Row({ row, top, rowIndex, active, selected, flash, onClick, name, fmt, preorderLabel, age, ageTitle }: RowProps) {
   return (
     <div
       id={`order-row-${row.id}`}
       role="row"
+      aria-rowindex={rowIndex}
       aria-selected={selected}
       data-order-id={row.id}
       data-state={row.state}
-      className={`grid-row${active ? " active" : ""}${selected ? " selected" : ""}${flash ? " flash" : ""}`}
+      data-age-level={age?.level}
+      className={`grid-row${age && age.level !== "ok" ? ` age-${age.level}` : ""}${active ? " active" : ""}${selected ? " selected" : ""}${flash ? " flash" : ""}`}
       style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
       onClick={onClick}
     >
       <div role="gridcell" className="cell cell-id mono">
         {row.id}
+      </div>
+      <div role="gridcell" className={`cell cell-age mono${age ? ` age-cell-${age.level}` : ""}`} title={age ? ageTitle(age) : undefined}>
+        {age ? formatAge(age.seconds) : ""}
       </div>
       <div role="gridcell" className="cell cell-time mono" title={fmt.dateTime(row.createdAt)}>
         {row.preOrderTime ? (
@@ -373,7 +527,7 @@ function Row({ row, top, active, selected, flash, onClick, name, fmt, preorderLa
         )}
       </div>
       <div role="gridcell" className="cell cell-state">
-        <StateBadge state={row.state} />
+        <StateBadge state={row.state} withCode />
       </div>
       <div role="gridcell" className="cell cell-phone mono">
         {fmt.phone(row.phone)}

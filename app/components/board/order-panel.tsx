@@ -4,20 +4,23 @@
 // refuses stale saves, and the history of moves.
 import { useEffect, useMemo, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { codeOf, isDone, isOrderState, type OrderState } from "@/shared/orders/states";
-import { DISPATCHER_ASSIGNING_TARGETS } from "@/shared/orders/state-groups";
+import { isDone, isOrderState } from "@/shared/orders/states";
 import { parseRoubles } from "@/shared/money";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
 import { Icon } from "../icons";
-import { StateBadge } from "../ui";
+import { ErrorNotice, PhoneLink, StateBadge } from "../ui";
 import { toast } from "../toast";
 import { errorInfo } from "../errors";
-import { DriverSelect, type PickedDriver } from "./driver-picker";
 import { ApproveToDriverDialog, RejectDialog } from "./moderation-dialogs";
 import { useOrderActions } from "./use-order-actions";
 import type { OrderDetails } from "./types";
 import { OrderDispatch } from "../dispatch/order-dispatch";
+import { OrderSms } from "../sms/order-sms";
+import { OrderMeter } from "./order-meter";
+import { GiveToDriver, GIVABLE_STATES } from "./give-to-driver";
+import { StatusChange } from "./status-change";
+import { machineText } from "@/shared/i18n/console/machine-text";
 
 /** Moves that hand the order to a driver: the panel asks which. */
 
@@ -43,11 +46,7 @@ export function OrderPanel({ id, onClose }: { id: number; onClose: () => void })
       </div>
       <div className="panel-body">
         {order.isLoading ? <div className="muted pad">{t.common.loading}</div> : null}
-        {order.error ? (
-          <div className="notice notice-error" role="alert">
-            {errorInfo(order.error, t).message}
-          </div>
-        ) : null}
+        {order.error ? <ErrorNotice error={order.error} onRetry={() => order.refetch()} /> : null}
         {data ? <OrderContent order={data} /> : null}
       </div>
     </aside>
@@ -61,6 +60,7 @@ function OrderContent({ order }: { order: OrderDetails }) {
   return (
     <>
       {order.state === "ON_MODERATION" ? <ModerationBar order={order} /> : null}
+      {GIVABLE_STATES.includes(order.state) ? <GiveToDriver key={order.id} order={order} autoFocus /> : null}
       {!finished ? <StatusChange key={`${order.id}:${order.version}`} order={order} /> : null}
 
       <section className="card">
@@ -128,7 +128,7 @@ function OrderContent({ order }: { order: OrderDetails }) {
         <div>
           <h3>{t.order.client}</h3>
           <div className="strong mono">
-            <a href={`tel:+${order.phone}`}>{fmt.phone(order.phone)}</a>
+            <PhoneLink phone={order.phone} />
           </div>
           <div>{order.clientName || order.client?.name || <span className="muted">{t.common.none}</span>}</div>
           {order.client ? (
@@ -149,7 +149,9 @@ function OrderContent({ order }: { order: OrderDetails }) {
                   {order.driver.car.brand} {order.driver.car.model}, {order.driver.car.color} · <span className="plate">{order.driver.car.regNumber}</span>
                 </div>
               ) : null}
-              <div className="muted small mono">{fmt.phone(order.driver.phone)}</div>
+              <div className="muted small mono">
+                <PhoneLink phone={order.driver.phone} />
+              </div>
             </>
           ) : (
             <div className="muted">{t.order.noDriver}</div>
@@ -171,7 +173,9 @@ function OrderContent({ order }: { order: OrderDetails }) {
         </dl>
       </section>
 
+      <OrderMeter orderId={order.id} state={order.state} />
       <OrderDispatch orderId={order.id} state={order.state} />
+      <OrderSms orderId={order.id} />
       {!finished ? <EditOrder order={order} /> : null}
       <History order={order} />
     </>
@@ -204,74 +208,6 @@ function ModerationBar({ order }: { order: OrderDetails }) {
       </div>
       {dialog === "reject" ? <RejectDialog order={target} onClose={() => setDialog(null)} /> : null}
       {dialog === "driver" ? <ApproveToDriverDialog order={target} onClose={() => setDialog(null)} /> : null}
-    </section>
-  );
-}
-
-function StatusChange({ order }: { order: OrderDetails }) {
-  const { t, stateTitle } = useI18n();
-  const { move } = useOrderActions();
-  const [to, setTo] = useState<OrderState | "">("");
-  const [reason, setReason] = useState("");
-  const [driver, setDriver] = useState<PickedDriver | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const targets = order.nextStates.filter(isOrderState);
-  const wantsDriver = to !== "" && DISPATCHER_ASSIGNING_TARGETS.includes(to);
-  const submit = () => {
-    if (!to) return setError(t.order.chooseTarget);
-    if (wantsDriver && !driver && !order.driver) return setError(t.order.driverRequired);
-    move.mutate({
-      orderId: order.id,
-      to,
-      expectedVersion: order.version,
-      reason: reason.trim() || undefined,
-      driverId: wantsDriver ? (driver?.id ?? undefined) : undefined,
-    });
-  };
-  return (
-    <section className="card" aria-label={t.order.changeStatus}>
-      <h3>{t.order.changeStatus}</h3>
-      {targets.length === 0 ? (
-        <div className="muted">{t.order.noMoves}</div>
-      ) : (
-        <form
-          className="status-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            submit();
-          }}
-        >
-          <label className="field">
-            <span>{t.order.target}</span>
-            <select
-              name="to"
-              value={to}
-              onChange={(e) => {
-                setTo(e.target.value as OrderState | "");
-                setError(null);
-              }}
-            >
-              <option value="">{t.order.chooseTarget}</option>
-              {targets.map((s) => (
-                <option key={s} value={s}>
-                  {codeOf(s)} · {stateTitle(s)}
-                </option>
-              ))}
-            </select>
-          </label>
-          {wantsDriver ? <DriverSelect serviceId={order.service.id} value={driver} onChange={setDriver} label={t.order.assignDriver} /> : null}
-          <label className="field">
-            <span>{t.order.reason}</span>
-            <input name="reason" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={500} />
-          </label>
-          {error ? <div className="field-error">{error}</div> : null}
-          <div className="row-actions">
-            <button type="submit" className="btn btn-primary" disabled={move.isPending}>
-              {t.common.apply}
-            </button>
-          </div>
-        </form>
-      )}
     </section>
   );
 }
@@ -442,7 +378,7 @@ function EditOrder({ order }: { order: OrderDetails }) {
 }
 
 function History({ order }: { order: OrderDetails }) {
-  const { t, fmt } = useI18n();
+  const { t, fmt, locale } = useI18n();
   return (
     <section className="card" aria-label={t.order.history}>
       <h3>{t.order.history}</h3>
@@ -461,7 +397,7 @@ function History({ order }: { order: OrderDetails }) {
               <div className="history-who small">
                 {t.order.actor[h.actorType]}
                 {h.actorName ? `: ${h.actorName}` : h.actorId ? ` #${h.actorId}` : ""}
-                {h.reason ? <span className="muted"> — {h.reason}</span> : null}
+                {h.reason ? <span className="muted"> — {machineText(h.reason, locale)}</span> : null}
               </div>
             </li>
           ))}

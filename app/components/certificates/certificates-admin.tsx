@@ -7,7 +7,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
 import { Icon } from "../icons";
-import { FormModal, Modal, PageHeader } from "../ui";
+import { ErrorNotice, FormModal, Modal, PageHeader } from "../ui";
 import { toast } from "../toast";
 import { errorInfo } from "../errors";
 
@@ -186,9 +186,7 @@ export function CertificatesAdmin() {
         </button>
       </PageHeader>
       {list.error ? (
-        <div className="notice notice-error" role="alert">
-          {errorInfo(list.error, t).message}
-        </div>
+        <ErrorNotice error={list.error} onRetry={() => list.refetch()} />
       ) : null}
       {list.isSuccess && !hasRoot ? <p className="notice notice-warn">{t.certificates.noRoot}</p> : null}
       <div className="table-wrap">

@@ -10,12 +10,13 @@ import { useLiveEvents } from "../live";
 import { toast } from "../toast";
 import { errorInfo } from "../errors";
 import { useDispatchStrings } from "./strings";
+import { machineText } from "@/shared/i18n/console/machine-text";
 
 const OPEN_STATES = ["FREE", "FREE_LONG", "ORDER_ON_RADIO", "PREORDER_FREE"];
 const HELD_STATES = ["SENT_TO_DRIVER", "RECEIVED_BY_DRIVER", "CONFIRMED", "CONFIRMED_CLIENT_NOTIFIED", "BOUND", "AWAITING_CLIENT", "AWAITING_CLIENT_NOTIFIED", "AWAITING_CLIENT_LONG"];
 
 export function OrderDispatch({ orderId, state }: { orderId: number; state: string }) {
-  const { t, fmt } = useI18n();
+  const { t, fmt, locale } = useI18n();
   const d = useDispatchStrings();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -65,7 +66,7 @@ export function OrderDispatch({ orderId, state }: { orderId: number; state: stri
                 <td className="strong">{a.callSign}</td>
                 <td>{d.outcomes[a.state] ?? a.state}</td>
                 <td className="muted small">{d.sources[a.source] ?? a.source}{a.arrivalSeconds !== null ? ` · ${d.minutes(Math.max(1, Math.round(a.arrivalSeconds / 60)))}` : ""}</td>
-                <td className="muted small">{a.reason}</td>
+                <td className="muted small">{machineText(a.reason, locale)}</td>
               </tr>
             ))}
           </tbody>

@@ -8,8 +8,8 @@ import { useI18n } from "../i18n";
 import { useLiveEvents } from "../live";
 import { useDebounced } from "../use-debounced";
 import { Icon } from "../icons";
-import { EmptyState, PageHeader } from "../ui";
-import { errorInfo } from "../errors";
+import { EmptyState, ErrorNotice, PageHeader } from "../ui";
+import { DispatchLivenessBadge, NotOfferedTab } from "./dispatch-liveness";
 
 type DriverState = "FREE" | "BUSY" | "OFFLINE";
 
@@ -17,10 +17,10 @@ export function DriversTable() {
   const { t, fmt, locale } = useI18n();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [state, setState] = useState<DriverState | "">("");
+  const [state, setState] = useState<DriverState | "" | "NOT_OFFERED">("");
   const [search, setSearch] = useState("");
   const q = useDebounced(search.trim(), 250);
-  const input = { state: state || undefined, q: q || undefined, limit: 200 };
+  const input = { state: state === "NOT_OFFERED" ? undefined : state || undefined, notOffered: state === "NOT_OFFERED" || undefined, q: q || undefined, limit: 200 };
   const drivers = useInfiniteQuery(
     trpc.drivers.list.infiniteQueryOptions(input, { getNextPageParam: (last) => last.nextCursor ?? undefined, placeholderData: keepPreviousData }),
   );
@@ -47,6 +47,7 @@ export function DriversTable() {
             {counts ? <span className="tab-count">{s ? counts[s] : counts.FREE + counts.BUSY + counts.OFFLINE}</span> : null}
           </button>
         ))}
+        <NotOfferedTab selected={state === "NOT_OFFERED"} count={drivers.data?.pages[0]?.notOffered} onSelect={() => setState("NOT_OFFERED")} />
       </div>
       <div className="filters">
         <label className="search">
@@ -55,9 +56,7 @@ export function DriversTable() {
         </label>
       </div>
       {drivers.error ? (
-        <div className="notice notice-error" role="alert">
-          {errorInfo(drivers.error, t).message}
-        </div>
+        <ErrorNotice error={drivers.error} onRetry={() => drivers.refetch()} />
       ) : null}
       <div className="table-wrap">
         <table className="table">
@@ -82,6 +81,7 @@ export function DriversTable() {
                 </td>
                 <td>
                   <span className={`badge badge-driver-${d.state.toLowerCase()}`}>{t.drivers.states[d.state]}</span>
+                  <DispatchLivenessBadge dispatch={d.dispatch} />
                 </td>
                 <td>
                   {d.car ? (

@@ -12,8 +12,7 @@ import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
 import { useLiveEvents } from "../live";
 import { Icon } from "../icons";
-import { PageHeader } from "../ui";
-import { errorInfo } from "../errors";
+import { ErrorNotice, PageHeader } from "../ui";
 import "./exchange.css";
 import { type Tab, TABS, POLL_MS } from "./common";
 import { LinksTable } from "./links-table";
@@ -82,9 +81,7 @@ export function ExchangeDesk() {
         </div>
       ) : null}
       {summary.error ? (
-        <div className="notice notice-error" role="alert">
-          {errorInfo(summary.error, t).message}
-        </div>
+        <ErrorNotice error={summary.error} onRetry={() => summary.refetch()} />
       ) : null}
       <div className="desk-cards" data-testid="desk-cards">
         <button type="button" className="desk-card" onClick={() => setTab("sold")}>

@@ -7,8 +7,7 @@ import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
 import { useDebounced } from "../use-debounced";
 import { Icon } from "../icons";
-import { EmptyState, StateBadge } from "../ui";
-import { errorInfo } from "../errors";
+import { EmptyState, ErrorNotice, StateBadge } from "../ui";
 import { type LinkRow, POLL_MS, phaseTone, stateTitleOfCode } from "./common";
 import { TakeDialog } from "./take-dialog";
 
@@ -41,9 +40,7 @@ export function LinksTable({ role, phases, canTake = false }: { role: "SOLD" | "
         </label>
       </div>
       {links.error ? (
-        <div className="notice notice-error" role="alert">
-          {errorInfo(links.error, t).message}
-        </div>
+        <ErrorNotice error={links.error} onRetry={() => links.refetch()} />
       ) : null}
       <div className="table-wrap">
         <table className="table" data-testid={`links-${role.toLowerCase()}`}>

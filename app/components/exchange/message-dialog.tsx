@@ -4,9 +4,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
-import { Modal } from "../ui";
+import { ErrorNotice, Modal } from "../ui";
 import { toast } from "../toast";
-import { errorInfo } from "../errors";
 
 export function MessageDialog({ id, canRetry, onClose }: { id: number; canRetry: boolean; onClose: () => void }) {
   const { t, fmt } = useI18n();
@@ -41,9 +40,7 @@ export function MessageDialog({ id, canRetry, onClose }: { id: number; canRetry:
       }
     >
       {message.error ? (
-        <div className="notice notice-error" role="alert">
-          {errorInfo(message.error, t).message}
-        </div>
+        <ErrorNotice error={message.error} onRetry={() => message.refetch()} />
       ) : null}
       {m ? (
         <div data-testid="message-details" style={{ display: "flex", flexDirection: "column", gap: 10 }}>

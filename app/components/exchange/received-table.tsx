@@ -5,8 +5,7 @@ import { useMemo, useState } from "react";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
-import { EmptyState, Modal } from "../ui";
-import { errorInfo } from "../errors";
+import { EmptyState, ErrorNotice, Modal } from "../ui";
 import { POLL_MS } from "./common";
 
 export function ReceivedTable() {
@@ -20,9 +19,7 @@ export function ReceivedTable() {
   return (
     <>
       {inbound.error ? (
-        <div className="notice notice-error" role="alert">
-          {errorInfo(inbound.error, t).message}
-        </div>
+        <ErrorNotice error={inbound.error} onRetry={() => inbound.refetch()} />
       ) : null}
       <div className="table-wrap">
         <table className="table" data-testid="received-table">

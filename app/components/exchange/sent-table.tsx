@@ -5,9 +5,8 @@ import { useMemo, useState } from "react";
 import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
-import { EmptyState } from "../ui";
+import { EmptyState, ErrorNotice } from "../ui";
 import { toast } from "../toast";
-import { errorInfo } from "../errors";
 import { MessageDialog } from "./message-dialog";
 
 export function SentTable({ canRetry }: { canRetry: boolean }) {
@@ -53,9 +52,7 @@ export function SentTable({ canRetry }: { canRetry: boolean }) {
         </select>
       </div>
       {outbox.error ? (
-        <div className="notice notice-error" role="alert">
-          {errorInfo(outbox.error, t).message}
-        </div>
+        <ErrorNotice error={outbox.error} onRetry={() => outbox.refetch()} />
       ) : null}
       <div className="table-wrap">
         <table className="table" data-testid="sent-table">

@@ -11,11 +11,12 @@ import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-quer
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/trpc/root";
 import { useTRPC } from "../trpc";
+import { DriverRatingFacts } from "../drivers/driver-rating";
 import { useI18n } from "../i18n";
 import { useLiveEvents } from "../live";
 import { useDebounced } from "../use-debounced";
 import { Icon } from "../icons";
-import { EmptyState, PageHeader, StateBadge, isTyping } from "../ui";
+import { EmptyState, ErrorNotice, PageHeader, PhoneLink, StateBadge, isTyping } from "../ui";
 import { errorInfo } from "../errors";
 import type { CanvasDriver, CanvasRegion, CanvasRoute, MapCanvasProps } from "./map-canvas";
 
@@ -327,14 +328,10 @@ export function MapPage() {
           </div>
         </div>
         {overview.error ? (
-          <div className="notice notice-error" role="alert">
-            {errorInfo(overview.error, t).message}
-          </div>
+          <ErrorNotice error={overview.error} onRetry={() => overview.refetch()} />
         ) : null}
         {route.error ? (
-          <div className="notice notice-error" role="alert">
-            {errorInfo(route.error, t).message}
-          </div>
+          <ErrorNotice error={route.error} onRetry={() => route.refetch()} />
         ) : route.data && route.data.points.length === 0 ? (
           <div className="notice notice-warn" role="status">
             {t.map.routeEmpty}
@@ -480,14 +477,13 @@ function DriverCard({
             </dd>
             <dt>{t.map.card.phone}</dt>
             <dd>
-              <a className="mono" href={`tel:+${data.phone}`}>
-                {fmt.phone(data.phone)}
-              </a>
+              <PhoneLink className="mono" phone={data.phone} />
             </dd>
             <dt>{t.map.card.balance}</dt>
             <dd className={data.balance < 0n ? "negative strong" : "strong"} data-testid="driver-balance">
               {fmt.money(data.balance)}
             </dd>
+            <DriverRatingFacts driverId={data.id} />
             <dt>{t.map.card.region}</dt>
             <dd>{data.region ? (locale === "en" ? data.region.nameEn : data.region.name) : t.common.none}</dd>
             <dt>{t.map.card.seen}</dt>

@@ -11,11 +11,14 @@ import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
 import { useDebounced } from "../use-debounced";
 import { Icon } from "../icons";
-import { Kbd, PageHeader, isTyping } from "../ui";
+import { Kbd, Modal, PageHeader, isTyping } from "../ui";
 import { toast } from "../toast";
 import { errorInfo } from "../errors";
 import { StreetInput } from "./street-input";
 import { parseRoubles } from "@/shared/money";
+import { parseAdvanceTime } from "@/shared/orders/advance-time";
+import { AdvanceTimeField } from "./advance-time";
+import { useNow } from "../use-now";
 
 interface Address {
   street: string;
@@ -67,7 +70,7 @@ function addressInput(a: Address) {
 }
 
 export function PhoneOrderForm() {
-  const { t, fmt, locale } = useI18n();
+  const { t, fmt, locale, stateTitle } = useI18n();
   const trpc = useTRPC();
   const router = useRouter();
   const queryClient = useQueryClient();
@@ -82,6 +85,11 @@ export function PhoneOrderForm() {
   const serviceId = form.serviceId ?? services[0]?.id ?? null;
   const service = services.find((s) => s.id === serviceId);
   const name = (x: { name: string; nameEn: string }) => (locale === "en" ? x.nameEn : x.name);
+  // The advance time is read on the service's city clock (issue 34).
+  const timeZone = lookups.data?.cities.find((c) => c.id === service?.cityId)?.timezone ?? lookups.data?.cities[0]?.timezone ?? "Europe/Moscow";
+  const advanceRef = useRef<HTMLInputElement>(null);
+  const [advanceTried, setAdvanceTried] = useState(false);
+  const clock = useNow(5_000);
 
   // ------------------------------------------------------------ caller
   const phoneDigits = digits(form.phone);
@@ -97,7 +105,8 @@ export function PhoneOrderForm() {
 
   // ------------------------------------------------------------ estimate
   const estimateInput = useMemo(() => {
-    const preOrderTime = form.when === "at" && form.at ? new Date(form.at) : undefined;
+    const advance = form.when === "at" ? parseAdvanceTime(form.at, clock, timeZone) : null;
+    const preOrderTime = advance && "at" in advance ? advance.at : undefined;
     return {
       pickup: addressInput(form.pickup),
       destination: form.destination.street.trim() ? addressInput(form.destination) : undefined,
@@ -108,7 +117,7 @@ export function PhoneOrderForm() {
       preOrderTime: preOrderTime && !Number.isNaN(preOrderTime.getTime()) ? preOrderTime : undefined,
       phone: phoneDigits.length >= 10 ? form.phone : undefined,
     };
-  }, [form, serviceId, phoneDigits]);
+  }, [form, serviceId, phoneDigits, timeZone, clock]);
   const estimateKey = JSON.stringify(estimateInput);
   const debouncedKey = useDebounced(estimateKey, 300);
   const debouncedInput = useMemo(() => JSON.parse(debouncedKey, (k, v) => (k === "preOrderTime" ? new Date(v as string) : v)) as typeof estimateInput, [debouncedKey]);
@@ -127,6 +136,7 @@ export function PhoneOrderForm() {
         toast.success(t.newOrder.created(order.id));
         void queryClient.invalidateQueries({ queryKey: trpc.orders.recentAddresses.pathKey() });
         setForm({ ...EMPTY, serviceId: form.serviceId });
+        setAdvanceTried(false);
         setErrors({});
         setSubmitError(null);
         phoneRef.current?.focus();
@@ -135,13 +145,27 @@ export function PhoneOrderForm() {
     }),
   );
 
-  const submit = () => {
+  // A repeat call: the phone's active orders near this pickup, asked about before saving.
+  const [duplicates, setDuplicates] = useState<Array<{ id: number; state: string; street: string; house: string }> | null>(null);
+
+  const submit = async (confirmed = false) => {
     const next: typeof errors = {};
-    if (phoneDigits.length < 10) next.phone = t.newOrder.required;
+    if (phoneDigits.length < 10) next.phone = phoneDigits.length === 0 ? t.newOrder.required : t.newOrder.tooShort;
     if (!form.pickup.street.trim()) next.street = t.newOrder.required;
     setErrors(next);
     if (next.phone) return phoneRef.current?.focus();
     if (next.street) return pickupRef.current?.focus();
+    if (form.when === "at" && !("at" in parseAdvanceTime(form.at, clock, timeZone))) {
+      setAdvanceTried(true);
+      return advanceRef.current?.focus();
+    }
+    if (!confirmed) {
+      const found = await queryClient
+        .fetchQuery({ ...trpc.orders.duplicates.queryOptions({ phone: form.phone, street: form.pickup.street.trim(), house: form.pickup.house.trim() }), staleTime: 0 })
+        .catch(() => []);
+      if (found.length) return setDuplicates(found);
+    }
+    setDuplicates(null);
     const amount = toKopecks(form.amount);
     create.mutate({
       ...estimateInput,
@@ -234,13 +258,13 @@ export function PhoneOrderForm() {
           aria-label={t.newOrder.title}
           onSubmit={(e) => {
             e.preventDefault();
-            submit();
+            void submit();
           }}
           onKeyDown={(e) => {
             // Enter creates the order from any field but the comment (Ctrl+Enter there).
             if (e.key === "Enter" && (e.target as HTMLElement).tagName === "TEXTAREA" && (e.ctrlKey || e.metaKey)) {
               e.preventDefault();
-              submit();
+              void submit();
             }
           }}
         >
@@ -311,20 +335,17 @@ export function PhoneOrderForm() {
                       role="radio"
                       aria-checked={form.when === w}
                       className={form.when === w ? "active" : ""}
-                      onClick={() => setForm({ ...form, when: w })}
+                      onClick={() => {
+                        setForm({ ...form, when: w });
+                        if (w === "at") setTimeout(() => advanceRef.current?.focus(), 0);
+                      }}
                     >
                       {w === "now" ? t.newOrder.now : t.newOrder.preOrder}
                     </button>
                   ))}
                 </div>
                 {form.when === "at" ? (
-                  <input
-                    name="preOrderTime"
-                    type="datetime-local"
-                    value={form.at}
-                    aria-label={t.newOrder.preOrder}
-                    onChange={(e) => setForm({ ...form, at: e.target.value })}
-                  />
+                  <AdvanceTimeField value={form.at} onChange={(at) => setForm({ ...form, at })} timeZone={timeZone} inputRef={advanceRef} showError={advanceTried} />
                 ) : null}
               </div>
             </div>
@@ -382,6 +403,32 @@ export function PhoneOrderForm() {
             </button>
           </div>
         </form>
+        {duplicates ? (
+          <Modal
+            title={t.newOrder.duplicate.title}
+            onClose={() => setDuplicates(null)}
+            width={520}
+            footer={
+              <>
+                <button type="button" className="btn" onClick={() => setDuplicates(null)}>
+                  {t.newOrder.duplicate.keep}
+                </button>
+                <button type="button" className="btn btn-primary" onClick={() => void submit(true)}>
+                  {t.newOrder.duplicate.create}
+                </button>
+              </>
+            }
+          >
+            <p>{t.newOrder.duplicate.text(duplicates.length)}</p>
+            <ul data-testid="duplicates">
+              {duplicates.map((d) => (
+                <li key={d.id}>
+                  {t.newOrder.duplicate.order(d.id, [d.street, d.house].filter(Boolean).join(", "), stateTitle(d.state))}
+                </li>
+              ))}
+            </ul>
+          </Modal>
+        ) : null}
 
         <div className="new-order-side">
           <section className="card estimate" aria-label={t.newOrder.estimate} data-testid="estimate">

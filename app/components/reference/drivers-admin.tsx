@@ -9,11 +9,12 @@ import type { AppRouter } from "@/server/trpc/root";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
 import { Icon } from "../icons";
-import { EmptyState, FormModal, Modal, PageHeader } from "../ui";
+import { EmptyState, ErrorNotice, FormModal, Modal, PageHeader } from "../ui";
 import { toast } from "../toast";
 import { errorInfo } from "../errors";
 import { useDebounced } from "../use-debounced";
 import { Check, CitySelect, FormError, useAdminServices, useCities, useFirstCity } from "./common";
+import { DriverAppLink } from "./driver-app-link";
 
 type DriverRow = inferRouterOutputs<AppRouter>["referenceAdmin"]["drivers"]["items"][number];
 
@@ -176,6 +177,7 @@ function KeyDialog({ callSign, appKey, onClose }: { callSign: string; appKey: st
           {t.common.copy}
         </button>
       </div>
+      <DriverAppLink callSign={callSign} appKey={appKey} />
     </Modal>
   );
 }
@@ -228,9 +230,7 @@ export function DriversAdmin() {
         <Check label={t.refData.drivers.activeOnly} checked={activeOnly} onChange={setActiveOnly} />
       </div>
       {drivers.error ? (
-        <div className="notice notice-error" role="alert">
-          {errorInfo(drivers.error, t).message}
-        </div>
+        <ErrorNotice error={drivers.error} onRetry={() => drivers.refetch()} />
       ) : null}
       <div className="table-wrap">
         <table className="table" data-testid="ref-drivers-table">

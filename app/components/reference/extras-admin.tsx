@@ -8,7 +8,7 @@ import type { AppRouter } from "@/server/trpc/root";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
 import { Icon } from "../icons";
-import { EmptyState, FormModal, PageHeader } from "../ui";
+import { EmptyState, ErrorNotice, FormModal, PageHeader } from "../ui";
 import { toast } from "../toast";
 import { errorInfo } from "../errors";
 import { Check, FormError, MoneyField, ServiceSelect, moneyText, moneyValue, useAdminServices, useFirstService } from "./common";
@@ -126,9 +126,7 @@ export function ExtrasAdmin() {
         <ServiceSelect value={serviceId} onChange={setServiceId} all={t.refData.anyService} />
       </div>
       {extras.error ? (
-        <div className="notice notice-error" role="alert">
-          {errorInfo(extras.error, t).message}
-        </div>
+        <ErrorNotice error={extras.error} onRetry={() => extras.refetch()} />
       ) : null}
       <div className="table-wrap">
         <table className="table" data-testid="extras-table">

@@ -9,9 +9,10 @@ import type { AppRouter } from "@/server/trpc/root";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
 import { Icon } from "../icons";
-import { EmptyState, FormModal, PageHeader } from "../ui";
+import { EmptyState, ErrorNotice, FormModal, PageHeader } from "../ui";
 import { toast } from "../toast";
 import { errorInfo } from "../errors";
+import { RateKindField } from "./rate-kind-field";
 import { Check, FormError, MoneyField, ServiceSelect, moneyText, moneyValue, useAdminServices, useFirstService } from "./common";
 
 type RateRow = inferRouterOutputs<AppRouter>["referenceAdmin"]["rates"][number];
@@ -34,6 +35,7 @@ function RateDialog({ rate, serviceId: initialService, onClose }: { rate: RateRo
   const [queueId, setQueueId] = useState<number | "">(rate?.queueId ?? "");
   const [name, setName] = useState(rate?.name ?? "");
   const [isBasic, setIsBasic] = useState(rate?.isBasic ?? false);
+  const [kind, setKind] = useState<"FIXED" | "METERED">(rate?.kind ?? "FIXED");
   const [money, setMoney] = useState<Record<MoneyKey, string>>(() => {
     const out = {} as Record<MoneyKey, string>;
     for (const f of MONEY_FIELDS) out[f] = moneyText(rate ? rate[f] : f === "roundTo" ? 100 : 0, locale);
@@ -88,6 +90,7 @@ function RateDialog({ rate, serviceId: initialService, onClose }: { rate: RateRo
       queueId: queueId === "" ? null : queueId,
       name,
       isBasic,
+      kind,
       pickUp: v("pickUp"),
       minFare: v("minFare"),
       kmCost: v("kmCost"),
@@ -107,6 +110,7 @@ function RateDialog({ rate, serviceId: initialService, onClose }: { rate: RateRo
   );
   return (
     <FormModal title={rate ? t.refData.rates.editTitle(rate.name) : t.refData.rates.create} onClose={onClose} width={720} onSubmit={submit} pending={save.isPending}>
+      <RateKindField value={kind} onChange={setKind} />
       <div className="grid-3">
         <label className="field">
           <span>{t.refData.name}</span>
@@ -194,9 +198,7 @@ export function RatesAdmin() {
         <ServiceSelect value={serviceId} onChange={setServiceId} all={t.refData.anyService} />
       </div>
       {rates.error ? (
-        <div className="notice notice-error" role="alert">
-          {errorInfo(rates.error, t).message}
-        </div>
+        <ErrorNotice error={rates.error} onRetry={() => rates.refetch()} />
       ) : null}
       <div className="table-wrap">
         <table className="table" data-testid="rates-table">
@@ -220,6 +222,7 @@ export function RatesAdmin() {
                 <td className="strong">
                   {r.name}
                   {r.isBasic ? <span className="pill pill-warn">{t.refData.rates.basic}</span> : null}
+                  {r.kind === "METERED" ? <span className="pill">{t.meter.kindShort.METERED}</span> : null}
                 </td>
                 <td>{locale === "en" ? r.service.nameEn : r.service.name}</td>
                 <td className="muted">{r.queue?.name ?? t.refData.allQueues}</td>

@@ -16,6 +16,8 @@ const TABS = [
   { key: "drivers", icon: "drivers" },
   { key: "blacklist", icon: "phone" },
   { key: "distribution", icon: "drivers" },
+  { key: "ages", icon: "clock" },
+  { key: "sms", icon: "phone" },
 ] as const satisfies ReadonlyArray<{ key: string; icon: IconName }>;
 
 export function ReferenceTabs() {
@@ -30,7 +32,7 @@ export function ReferenceTabs() {
         return (
           <Link key={tab.key} href={href} className={`tab${active ? " active" : ""}`} aria-current={active ? "page" : undefined}>
             <Icon name={tab.icon} size={16} />
-            {tab.key === "distribution" ? dispatch.tab : t.refData.tabs[tab.key]}
+            {tab.key === "distribution" ? dispatch.tab : tab.key === "ages" ? t.age.limitsTitle : tab.key === "sms" ? t.sms.tab : t.refData.tabs[tab.key]}
           </Link>
         );
       })}

@@ -13,7 +13,7 @@ import { MAX_POLYGON_POINTS, parsePolygonText, polygonProblem, type PolygonProbl
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
 import { Icon } from "../icons";
-import { EmptyState, PageHeader } from "../ui";
+import { EmptyState, ErrorNotice, PageHeader } from "../ui";
 import { toast } from "../toast";
 import { errorInfo } from "../errors";
 import { CitySelect, FormError, useCities } from "./common";
@@ -164,9 +164,7 @@ export function RegionsAdmin() {
         </button>
       </PageHeader>
       {regions.error ? (
-        <div className="notice notice-error" role="alert">
-          {errorInfo(regions.error, t).message}
-        </div>
+        <ErrorNotice error={regions.error} onRetry={() => regions.refetch()} />
       ) : null}
       <div className="region-editor">
         <div className="map-frame">

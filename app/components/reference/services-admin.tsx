@@ -9,7 +9,7 @@ import type { AppRouter } from "@/server/trpc/root";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
 import { Icon } from "../icons";
-import { EmptyState, FormModal, PageHeader } from "../ui";
+import { EmptyState, ErrorNotice, FormModal, PageHeader } from "../ui";
 import { toast } from "../toast";
 import { errorInfo } from "../errors";
 import { Check, CitySelect, FormError, useAdminServices, useCities, useFirstCity } from "./common";
@@ -103,9 +103,7 @@ export function ServicesAdmin() {
         </button>
       </PageHeader>
       {services.error ? (
-        <div className="notice notice-error" role="alert">
-          {errorInfo(services.error, t).message}
-        </div>
+        <ErrorNotice error={services.error} onRetry={() => services.refetch()} />
       ) : null}
       <div className="table-wrap">
         <table className="table" data-testid="services-table">

@@ -8,7 +8,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
 import { Icon } from "../icons";
-import { EmptyState, FormModal, PageHeader } from "../ui";
+import { EmptyState, ErrorNotice, FormModal, PageHeader } from "../ui";
 import { toast } from "../toast";
 import { errorInfo } from "../errors";
 import { useDebounced } from "../use-debounced";
@@ -173,9 +173,7 @@ function StreetDetails({ id }: { id: number }) {
   );
   if (street.error) {
     return (
-      <div className="notice notice-error" role="alert">
-        {errorInfo(street.error, t).message}
-      </div>
+      <ErrorNotice error={street.error} onRetry={() => street.refetch()} />
     );
   }
   const s = street.data;

@@ -13,6 +13,7 @@ export type RateInput = {
   queueId: number | null;
   name: string;
   isBasic: boolean;
+  kind?: "FIXED" | "METERED";
 } & RateFields;
 
 export async function saveRate(db: Db, input: RateInput) {

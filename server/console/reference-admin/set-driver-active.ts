@@ -3,7 +3,7 @@ import type { Db } from "../../db";
 import { ValidationError } from "../../errors";
 import { publish } from "../../events/bus";
 import { DRIVER_HOLDING_STATES } from "../../orders/states";
-import { forgetDriverKeys } from "../../driver-app/keys";
+import { announceDriverAccessChanged } from "../../driver-app/keys";
 import { conflict } from "./common";
 
 /** Deactivating takes the driver off the line (shift closed, app key refused); refused while the driver holds an order. */
@@ -22,7 +22,8 @@ export async function setDriverActive(db: Db, input: { driverId: number; active:
     }
     return { id: driver.id, callSign: driver.callSign, changes: ["active"] };
   });
-  forgetDriverKeys();
+  // A disabled driver's open offer streams end (server/driver-app/offers.ts), on every instance.
+  if (result.changes.length > 0) announceDriverAccessChanged(result.id);
   const d = await db.driver.findUnique({ where: { id: result.id }, select: { id: true, callSign: true, state: true, lat: true, lon: true, speed: true, bearing: true, regionId: true } });
   if (d) publish({ type: "driver.changed", driverId: d.id, callSign: d.callSign, state: d.state, lat: d.lat, lon: d.lon, speed: d.speed, bearing: d.bearing, regionId: d.regionId });
   return { id: result.id, driverId: result.id, active: input.active, changes: result.changes };

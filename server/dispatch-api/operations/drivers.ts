@@ -10,23 +10,25 @@ export const driversListOperation = defineOperation({
   path: "drivers",
   summary: "Drivers, by service and city",
   auth: true,
-  input: z.object({ service_id: p.natural().optional(), city_id: p.natural().optional() }),
+  input: z.object({ service_id: p.natural().optional().describe("Only this service's drivers"), city_id: p.natural().optional().describe("Only this city's drivers") }),
   output: z.object({
-    drivers: z.array(
-      z.object({
-        id: z.number().int(),
-        first_name: z.string(),
-        code: z.string(),
-        phone: z.string(),
-        permit_number: z.string().nullable(),
-        lat: z.string(),
-        lon: z.string(),
-        car_brand: z.string(),
-        car_model: z.string(),
-        car_reg_num: z.string(),
-        car_year: z.string().nullable(),
-      }),
-    ),
+    drivers: z
+      .array(
+        z.object({
+          id: z.number().int().describe("The driver's internal id"),
+          first_name: z.string().describe("First name"),
+          code: z.string().describe("The call sign (driver_id elsewhere)").meta({ examples: ["101"] }),
+          phone: z.string().describe("Phone, international with the plus"),
+          permit_number: z.string().nullable().describe("The taxi permit's number"),
+          lat: z.string().describe("Latitude, degrees, as a string (the reference's quirk); empty before a position").meta({ examples: ["55.7558"] }),
+          lon: z.string().describe("Longitude, degrees, as a string (the reference's quirk); empty before a position").meta({ examples: ["37.6173"] }),
+          car_brand: z.string().describe("The car's make"),
+          car_model: z.string().describe("The car's model"),
+          car_reg_num: z.string().describe("The car's registration number"),
+          car_year: z.string().nullable().describe("The car's year, as a string"),
+        }),
+      )
+      .describe("Drivers on shift"),
   }),
   handle: async (input, ctx) => {
     const drivers = await listActiveDrivers(ctx.db, { cityId: input.city_id, serviceId: input.service_id });
@@ -54,17 +56,18 @@ export const driverPositionOperation = defineOperation({
   summary: "One driver's position by call sign (`code`)",
   auth: true,
   when: (params) => params.has("code"),
-  input: z.object({ code: p.string(50) }),
+  input: z.object({ code: p.string(50).describe("The driver's call sign: this form answers one driver's position").meta({ examples: ["101"] }) }),
+  errors: ["NOT_FOUND"],
   output: z.object({
-    lat: z.number(),
-    lon: z.number(),
+    lat: z.number().describe("Latitude, degrees (a number here)"),
+    lon: z.number().describe("Longitude, degrees (a number here)"),
     /** false: the driver has reported no position yet, and lat/lon are the city's centre */
-    position_known: z.boolean(),
-    speed: z.number(),
-    bearing: z.number(),
-    order_id: z.number().int().nullable(),
-    region_id: z.number().int().nullable(),
-    city_id: z.number().int(),
+    position_known: z.boolean().describe("false: no position reported yet, and lat/lon are the city's centre"),
+    speed: z.number().describe("Speed, km/h"),
+    bearing: z.number().describe("Heading, degrees clockwise from north"),
+    order_id: z.number().int().nullable().describe("The order the driver has, if any"),
+    region_id: z.number().int().nullable().describe("The region the driver is in"),
+    city_id: z.number().int().describe("The driver's city"),
   }),
   handle: async (input, ctx) => {
     const driver = await driverPosition(ctx.db, input.code);

@@ -5,6 +5,7 @@ import { cancelOrderOperation, createOrderOperation, getStatusOperation, orderIn
 import { estimateOperation } from "./estimate";
 import { extrasOperation, ratesOperation, regionByAddressOperation, regionByCoordOperation, regionsOperation, servicesOperation, streetsOperation } from "./reference";
 import { driverPositionOperation, driversListOperation } from "./drivers";
+import { getCallbackOperation, setCallbackOperation, testCallbackOperation } from "./callback";
 import { bonusCountOperation, customerBalanceOperation, customerPaymentOperation, driverBalanceOperation, driverPaymentOperation } from "./balances";
 
 const all = [
@@ -30,6 +31,10 @@ const all = [
   customerPaymentOperation,
   customerBalanceOperation,
   extrasOperation,
+  // ours: the integrator's own status callback
+  getCallbackOperation,
+  setCallbackOperation,
+  testCallbackOperation,
 ];
 
 // The router only needs the common shape; each definition keeps its own types.

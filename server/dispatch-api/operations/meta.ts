@@ -8,7 +8,7 @@ export const version = defineOperation({
   summary: "The API version (major.minor.patch)",
   auth: false,
   input: z.object({}),
-  output: z.object({ version: z.string() }),
+  output: z.object({ version: z.string().describe("major.minor.patch").meta({ examples: ["1.51.0"] }) }),
   handle: async () => ({ version: API_VERSION }),
 });
 
@@ -19,6 +19,6 @@ export const changeset = defineOperation({
   auth: false,
   topLevel: true,
   input: z.object({}),
-  output: z.object({ changeset: z.array(z.tuple([z.string(), z.string()])) }),
+  output: z.object({ changeset: z.array(z.tuple([z.string().describe("A version"), z.string().describe("What it changed")])).describe("The version history, oldest first, as [version, description] pairs") }),
   handle: async () => ({ changeset: CHANGESET.map(([v, d]) => [v, d] as [string, string]) }),
 });

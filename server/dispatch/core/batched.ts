@@ -1,18 +1,19 @@
 // Batched assignment: the free orders against the free drivers as one
 // assignment problem (Hungarian algorithm, the `munkres` package, which takes
 // rectangular matrices), minimising the total cost: arrival times with the
-// drivers' fairness weight, less a weight for how long each order has
-// waited, so that when drivers are too few the oldest orders are not left
-// behind for ever (which would lose them).
+// drivers' fairness weight, less an optional weight for how long each order
+// has waited (production: none — the comparison found it did not help,
+// docs/dispatch.md; server/dispatch/core/defaults.ts).
 import { munkres } from "munkres";
 import { costOf, isCandidate } from "./eligibility";
+import { PRODUCTION_DEFAULT } from "./defaults";
 import type { ArrivalOf, Assignment, DriverToDispatch, OrderToDispatch } from "./types";
 
 /** The cost of a pair that may not be chosen; kept finite so that sums stay numbers. */
 const FORBIDDEN = 1e9;
 
-/** Seconds of cost one second of an order's waiting takes off (orders compete for too few drivers). */
-export const ORDER_AGE_WEIGHT = 0.1;
+/** Seconds of cost one second of an order's waiting takes off: production's (defaults.ts). */
+export const ORDER_AGE_WEIGHT = PRODUCTION_DEFAULT.ageWeight;
 
 export function batchedAssign(
   orders: readonly OrderToDispatch[],
@@ -20,6 +21,7 @@ export function batchedAssign(
   arrival: ArrivalOf,
   taken: Set<number> = new Set(),
   orderIndexes: readonly number[] = orders.map((_, i) => i),
+  ageWeight: number = ORDER_AGE_WEIGHT,
 ): Assignment[] {
   const cols = drivers.map((d, j) => ({ d, j })).filter(({ d }) => !taken.has(d.id));
   // Rows that have no candidate at all only slow the algorithm down.
@@ -30,7 +32,7 @@ export function batchedAssign(
     return cols.map(({ d, j }) => {
       const seconds = arrival(i, j);
       if (!isCandidate(o, d, seconds)) return FORBIDDEN;
-      return costOf(o, d, seconds!) - ORDER_AGE_WEIGHT * o.waitingSeconds;
+      return costOf(o, d, seconds!) - ageWeight * o.waitingSeconds;
     });
   });
   const out: Assignment[] = [];

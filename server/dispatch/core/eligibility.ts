@@ -22,7 +22,14 @@ export function isCandidate(order: OrderToDispatch, driver: DriverToDispatch, ar
   for (const option of order.neededOptions) if (!driver.options.includes(option)) return false;
   if (driver.busyForSeconds > 0 && driver.busyForSeconds > order.rules.chainSeconds) return false;
   // A chained driver is measured from the trip's end, the way it will come.
-  return metresBetween(driver, order) <= order.rules.radiusKm * 1000;
+  return metresBetween(driver, order) <= radiusNowKm(order) * 1000;
+}
+
+/** The order's search radius now: growing with its age when the rules say so (issue 30), else the setting. */
+export function radiusNowKm(order: OrderToDispatch): number {
+  const { radiusKm, radiusStartKm, radiusStepKm } = order.rules;
+  if (radiusStartKm === undefined || radiusStepKm === undefined) return radiusKm;
+  return Math.min(radiusKm, radiusStartKm + radiusStepKm * Math.floor(order.waitingSeconds / 60));
 }
 
 /**
@@ -32,5 +39,6 @@ export function isCandidate(order: OrderToDispatch, driver: DriverToDispatch, ar
  * longer gets the order.
  */
 export function costOf(order: OrderToDispatch, driver: DriverToDispatch, arrivalSeconds: number): number {
-  return arrivalSeconds + driver.busyForSeconds - order.rules.fairnessWeight * (driver.idleSeconds / 60);
+  const missRate = 1 - (driver.acceptanceRate ?? 1);
+  return arrivalSeconds + driver.busyForSeconds - order.rules.fairnessWeight * (driver.idleSeconds / 60) + (order.rules.acceptanceWeight ?? 0) * missRate;
 }

@@ -11,10 +11,11 @@ export function planAssignments(
   drivers: readonly DriverToDispatch[],
   arrival: ArrivalOf,
   strategy: DispatchStrategyName,
+  ageWeight?: number,
 ): Assignment[] {
   const taken = new Set<number>();
   const { assigned, rest } = queueAssign(orders, drivers, arrival, taken);
-  if (strategy === "BATCHED") return [...assigned, ...batchedAssign(orders, drivers, arrival, taken, rest)];
+  if (strategy === "BATCHED") return [...assigned, ...batchedAssign(orders, drivers, arrival, taken, rest, ageWeight)];
   const restOrders = rest.map((i) => orders[i]!);
   return [...assigned, ...greedyAssign(restOrders, drivers, (r, j) => arrival(rest[r]!, j), taken)];
 }

@@ -16,6 +16,15 @@ export interface OrderRules {
   minBalance: number;
   /** A busy driver finishing within this many seconds may be offered the order as a chain (BOUND). */
   chainSeconds: number;
+  /**
+   * A search radius growing with the order's age: this many km at first,
+   * `radiusStepKm` more every minute the order waits, up to `radiusKm`.
+   * Undefined: the whole radius at once.
+   */
+  radiusStartKm?: number;
+  radiusStepKm?: number;
+  /** Seconds of cost a driver's refusal/timeout rate of 1 adds (0 or undefined: acceptance does not count). */
+  acceptanceWeight?: number;
 }
 
 export interface OrderToDispatch {
@@ -48,6 +57,8 @@ export interface DriverToDispatch {
   queue: { regionId: number; position: number } | null;
   /** 0 for a free driver; the seconds left of a busy driver's trip (a chain candidate). */
   busyForSeconds: number;
+  /** Share of the driver's recent offers accepted (0..1); undefined: not known, counted as 1. */
+  acceptanceRate?: number;
 }
 
 /** Seconds from driver to order along the roads (the straight line off them); undefined: unreachable. */

@@ -7,9 +7,14 @@ import { DRIVER_SETTABLE_TARGETS } from "../../orders/states";
 import { joinQueue, leaveQueue, queuePlaceOf } from "../../dispatch/queue";
 import { driverProfile, myOrders } from "../profile";
 import { listFreeOrders } from "../free-orders";
-import { endShift, reportPosition, startShift } from "../shift";
+import { endShift, startShift } from "../shift";
+import { reportPositions } from "../positions";
 import { acceptOrderReply, completeOrderReply, refuseOrderReply, setStatusReply } from "../order-commands";
 import { offerStream, waitForOffer } from "../offers";
+import { dispatchLivenessSchema } from "../liveness-view";
+import { ledgerOperation } from "./ledger-operation";
+import { answerDispatch, driverThread, markReadByDriver } from "../../messages/driver-thread";
+import { MAX_MESSAGE_LENGTH } from "../../messages/message-view";
 import { DRIVER_APP_VERSION, defineDriverAppOperation, integerIn, numberIn, uuidParam, yesNoParam, type DriverAppContext } from "./define";
 
 function me(ctx: DriverAppContext): DriverIdentity {
@@ -18,6 +23,15 @@ function me(ctx: DriverAppContext): DriverIdentity {
 }
 
 const nullableNumber = z.number().nullable();
+const fareBreakdown = z.object({
+  boarding: z.number(),
+  distance: z.number(),
+  time: z.number(),
+  waiting: z.number(),
+  extras: z.number(),
+  minimum_added: z.number(),
+  rounding: z.number(),
+});
 const orderView = z.object({
   id: z.number().int(),
   uuid: z.string(),
@@ -36,6 +50,10 @@ const orderView = z.object({
   client_name: z.string(),
   phone: z.string(),
   created_at: z.string(),
+  rate_kind: z.enum(["FIXED", "METERED"]),
+  meter: z
+    .object({ distance_m: z.number().int(), trip_seconds: z.number().int(), waiting_seconds: z.number().int(), fare: z.number(), breakdown: fareBreakdown })
+    .nullable(),
 });
 const orderReply = z.object({ order: orderView });
 
@@ -106,6 +124,7 @@ export const meOperation = defineDriverAppOperation({
       service_ids: z.array(z.number().int()),
       car: z.object({ brand: z.string(), model: z.string(), color: z.string(), reg_number: z.string(), car_class: z.number().int() }).nullable(),
       position: z.object({ lat: nullableNumber, lon: nullableNumber, speed: z.number(), bearing: z.number(), region_id: z.number().int().nullable(), at: z.string().nullable() }),
+      dispatch: dispatchLivenessSchema,
     }),
   }),
   handle: async (_input, ctx) => ({ driver: await driverProfile(ctx.db, me(ctx)) }),
@@ -168,16 +187,45 @@ export const endShiftOperation = defineDriverAppOperation({
   handle: async (_input, ctx) => endShift(ctx.db, me(ctx)),
 });
 
+const fixTime = z.iso.datetime({ offset: true, message: "ISO 8601 time" }).transform((s) => new Date(s));
+const positionsReply = z.object({ state, region_id: z.number().int().nullable(), accepted: z.number().int(), dropped: z.number().int() });
+
 export const positionOperation = defineDriverAppOperation({
   method: "POST",
   path: "position",
-  summary: "Report the position (lat, lon; speed km/h; bearing degrees); on shift only",
+  summary: "Report the position (lat, lon; speed km/h; bearing degrees; optional at, the fix's time); on shift only",
   auth: "driver",
-  input: z.object(position),
-  output: z.object({ state, region_id: z.number().int().nullable() }),
+  input: z.object({ ...position, at: fixTime.optional() }),
+  output: positionsReply,
   handle: async (input, ctx) => {
-    const reply = await reportPosition(ctx.db, me(ctx), positionOf(input));
-    return { state: state.parse(reply.state), region_id: reply.region_id };
+    const reply = await reportPositions(ctx.db, me(ctx), [{ ...positionOf(input), at: input.at ?? new Date() }]);
+    return { ...reply, state: state.parse(reply.state) };
+  },
+});
+
+/** A replayed fix: out-of-range coordinates are dropped (counted), not refused with the batch. */
+const replayedFix = z.object({
+  lat: numberIn(-1000, 1000),
+  lon: numberIn(-1000, 1000),
+  speed: position.speed,
+  bearing: position.bearing,
+  at: fixTime,
+});
+
+export const positionsOperation = defineDriverAppOperation({
+  method: "POST",
+  path: "positions",
+  summary: "Report positions recorded offline, oldest first (at most 500, each with at): the newest becomes the position, those taken with the passenger aboard count in the taximeter",
+  auth: "driver",
+  input: z.object({ positions: z.array(replayedFix, "array of positions").min(1, "1 to 500 positions").max(500, "1 to 500 positions") }),
+  output: positionsReply,
+  handle: async (input, ctx) => {
+    const reply = await reportPositions(
+      ctx.db,
+      me(ctx),
+      input.positions.map((p) => ({ ...positionOf(p), at: p.at })),
+    );
+    return { ...reply, state: state.parse(reply.state) };
   },
 });
 
@@ -254,7 +302,7 @@ export const completeOperation = defineDriverAppOperation({
   summary: "Complete an order of the driver's (DONE_SUCCESSFUL); the service's commission is debited once",
   auth: "driver",
   input: z.object({ uuid: uuidParam }),
-  output: z.object({ order: orderView, fare: nullableNumber, commission: z.number(), balance: z.number() }),
+  output: z.object({ order: orderView, fare: nullableNumber, breakdown: fareBreakdown.nullable(), commission: z.number(), balance: z.number() }),
   handle: async (input, ctx) => completeOrderReply(ctx.db, me(ctx), { uuid: input.uuid }),
 });
 
@@ -310,6 +358,38 @@ export const offerRefuseOperation = defineDriverAppOperation({
   handle: async (input, ctx) => ({ order: await refuseOrderReply(ctx.db, me(ctx), { uuid: input.uuid, reason: input.reason }) }),
 });
 
+const messageView = z.object({ id: z.number().int(), from: z.enum(["DISPATCHER", "DRIVER"]), text: z.string(), at: z.string(), read: z.boolean() });
+
+export const messagesOperation = defineDriverAppOperation({
+  method: "GET",
+  path: "messages",
+  summary: "The driver's messages with dispatch (to them alone and to all of their service or region), oldest first; after=id gives only newer ones",
+  auth: "driver",
+  input: z.object({ after: integerIn(0, 2_147_483_647).optional() }),
+  output: z.object({ messages: z.array(messageView) }),
+  handle: async (input, ctx) => ({ messages: await driverThread(ctx.db, me(ctx).id, input.after) }),
+});
+
+export const sendMessageOperation = defineDriverAppOperation({
+  method: "POST",
+  path: "messages",
+  summary: "Write to dispatch (text of 1 to 1000 characters)",
+  auth: "driver",
+  input: z.object({ text: z.string("text").max(MAX_MESSAGE_LENGTH, "text of 1 to 1000 characters") }),
+  output: z.object({ message: messageView }),
+  handle: async (input, ctx) => ({ message: await answerDispatch(ctx.db, me(ctx), input.text) }),
+});
+
+export const readMessagesOperation = defineDriverAppOperation({
+  method: "POST",
+  path: "messages/read",
+  summary: "Mark dispatch's messages up to the id read",
+  auth: "driver",
+  input: z.object({ up_to: integerIn(0, 2_147_483_647) }),
+  output: z.object({ read: z.number().int() }),
+  handle: async (input, ctx) => ({ read: await markReadByDriver(ctx.db, me(ctx).id, input.up_to) }),
+});
+
 const queuePlace = z.object({ region_id: z.number().int(), position: z.number().int(), length: z.number().int(), joined_at: z.string() });
 
 export const queueOperation = defineDriverAppOperation({
@@ -352,6 +432,7 @@ export const DRIVER_APP_OPERATIONS = [
   startShiftOperation,
   endShiftOperation,
   positionOperation,
+  positionsOperation,
   offersOperation,
   ordersOperation,
   acceptOperation,
@@ -364,6 +445,10 @@ export const DRIVER_APP_OPERATIONS = [
   queueOperation,
   queueJoinOperation,
   queueLeaveOperation,
+  ledgerOperation,
+  messagesOperation,
+  sendMessageOperation,
+  readMessagesOperation,
 ] as const;
 
 /**

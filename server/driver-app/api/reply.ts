@@ -9,8 +9,9 @@
 //   405 METHOD_NOT_ALLOWED
 //   409 FORBIDDEN_MOVE (with from/to), CONFLICT (a race lost, not on shift ...), NOT_ACCEPTABLE, TOKEN_USED
 //   410 GONE   413 BODY_TOO_LARGE   429 RATE_LIMITED   500 INTERNAL (logged, never a stack trace)
+//   503 NOT_APPLIED (the database unreachable before anything was committed; Retry-After: retry)
 import { config } from "../../config";
-import { isDomainError, type ErrorCode, type ErrorDetails } from "../../errors";
+import { knownError, NOT_APPLIED_RETRY_AFTER_SECONDS, type ErrorCode, type ErrorDetails } from "../../errors";
 import { jsonResponse, type ApiResponse } from "../../http/types";
 import { errorMessage } from "../../i18n/errors";
 import { log } from "../../log";
@@ -39,6 +40,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   GONE: 410,
   BODY_TOO_LARGE: 413,
   RATE_LIMITED: 429,
+  IDEMPOTENCY_KEY_REUSED: 409,
+  NOT_APPLIED: 503,
   INTERNAL: 500,
 };
 
@@ -51,13 +54,17 @@ export function driverAppError(code: ErrorCode, details: ErrorDetails = {}): Api
     const value = details[name];
     if (value !== undefined) extra[name] = value;
   }
+  // The message is the catalogue's, wholly in the configured language (a
+  // reason appended here in English made "Требуется авторизация: bad driver app key").
   const message = errorMessage(code, details, config().LANGUAGE);
-  const reason = typeof details.reason === "string" && !message.includes(details.reason) ? `: ${details.reason}` : "";
-  return jsonResponse(HTTP_STATUS[code], { error: { code, message: `${message}${reason}`, ...extra } });
+  const reply = jsonResponse(HTTP_STATUS[code], { error: { code, message, ...extra } });
+  if (code === "NOT_APPLIED") reply.headers = { ...reply.headers, "retry-after": String(NOT_APPLIED_RETRY_AFTER_SECONDS) };
+  return reply;
 }
 
 export function driverAppErrorReply(error: unknown): ApiResponse {
-  if (isDomainError(error)) return driverAppError(error.code, error.details);
+  const known = knownError(error);
+  if (known) return driverAppError(known.code, known.details);
   log.error("driver app: unexpected error", error);
   return driverAppError("INTERNAL");
 }

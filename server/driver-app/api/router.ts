@@ -10,13 +10,16 @@ import { holdsNul } from "../../http/nul";
 import { rateLimits } from "../../http/rate-limit";
 import { jsonResponse, type ApiRequest, type ApiResponse } from "../../http/types";
 import { authenticateDriver, checkProvisioningKey } from "../keys";
+import { noteAppSeen, noteDriverCall } from "../../dispatch/liveness";
 import type { DriverAppContext, DriverAppOperation } from "./define";
 import { DRIVER_APP_OPERATIONS, DRIVER_APP_STREAMS } from "./operations";
 import { driverAppError, driverAppErrorReply } from "./reply";
+import { registerOperations } from "../../metrics/labels";
 
 const OPERATIONS = [...DRIVER_APP_OPERATIONS, ...DRIVER_APP_STREAMS] as unknown as DriverAppOperation[];
 const byPath = new Map<string, DriverAppOperation[]>();
 for (const op of OPERATIONS) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
+registerOperations("driver_app", OPERATIONS.map((op) => `${op.method} ${op.path}`));
 
 function bearer(request: ApiRequest): string | undefined {
   const header = request.headers.authorization ?? "";
@@ -66,6 +69,7 @@ export async function handleDriverApp(request: ApiRequest): Promise<ApiResponse>
   const method = request.method === "HEAD" ? "GET" : request.method;
   const op = ops.find((o) => o.method === method);
   if (!op) return driverAppError("METHOD_NOT_ALLOWED", { method: request.method.slice(0, 16), reason: `use ${ops.map((o) => o.method).join(" or ")}` });
+  request.operation = `${op.method} ${op.path}`;
   // Rate limits (server/http/rate-limit.ts): a driver's calls per driver (a
   // fleet's phones may share one carrier address); the other calls, and
   // refused keys, per address.
@@ -79,14 +83,18 @@ export async function handleDriverApp(request: ApiRequest): Promise<ApiResponse>
         throw limits.byAddress.take(request.remoteAddress) ? error : new AuthError("RATE_LIMITED");
       });
       if (!limits.byKey.take(`driver:${ctx.driver.id}`)) return driverAppError("RATE_LIMITED");
+      await noteAppSeen(ctx.db, ctx.driver.id);
     }
     else if (op.auth === "provisioning") checkProvisioningKey(bearer(request));
     const input: unknown = validate(op.input, readInput(request, op));
     if (op.stream) {
+      if (ctx.driver) await noteDriverCall(ctx.db, ctx.driver.id, op.path);
       const headers = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", "x-accel-buffering": "no" };
       return { status: 200, headers, body: ": stream open\n\n", stream: op.stream(input, ctx) };
     }
-    return jsonResponse(200, await op.handle(input, ctx), { "cache-control": "no-store" });
+    const reply = await op.handle(input, ctx);
+    if (ctx.driver) await noteDriverCall(ctx.db, ctx.driver.id, op.path);
+    return jsonResponse(200, reply, { "cache-control": "no-store" });
   } catch (error) {
     return driverAppErrorReply(error);
   }

@@ -121,7 +121,10 @@ export const driverById = defineExchangeOperation({
   source: "none",
   input: z.object({}),
   output: z.object({ data: z.object({ driver }) }),
-  handle: async (_input, ctx) => ({ data: { driver: await getDriver(ctx.db, ctx.params.id ?? "") } }),
+  handle: async (_input, ctx) => {
+    if (!ctx.caller) throw new Error("drivers/:id without a caller");
+    return { data: { driver: await getDriver(ctx.db, ctx.caller, ctx.params.id ?? "") } };
+  },
 });
 
 export const drivers = defineExchangeOperation({
@@ -133,7 +136,10 @@ export const drivers = defineExchangeOperation({
   input: z.unknown(),
   // select/omit may leave fields out; the id is always there
   output: z.object({ data: z.object({ drivers: z.array(driver.partial().required({ id: true })) }) }),
-  handle: async (input, ctx) => ({ data: { drivers: await findDrivers(ctx.db, input) } }),
+  handle: async (input, ctx) => {
+    if (!ctx.caller) throw new Error("drivers without a caller");
+    return { data: { drivers: await findDrivers(ctx.db, ctx.caller, input) } };
+  },
 });
 
 export const driverUpdate = defineExchangeOperation({

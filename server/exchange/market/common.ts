@@ -6,7 +6,7 @@ import { ExchangeError } from "../../errors";
 import { publish } from "../../events/bus";
 import type { Prisma } from "../../generated/prisma/client";
 import { wakeOutbox } from "../../notifications/wake";
-import { canMove, codeOf, isDone, isOrderState, type OrderState } from "../../orders/states";
+import { canMoveOnExchange, codeOf, isDone, isOrderState, type OrderState } from "../../orders/states";
 import { forbidden, gone } from "../errors";
 import { sqlQuery } from "../../db/sql";
 import { selectInterested } from "../data";
@@ -89,7 +89,7 @@ export async function moveExchangeOrder(
   to: OrderState,
   input: { participantId: number | null; reason?: string; data?: Prisma.ExchangeOrderUncheckedUpdateInput },
 ): Promise<ExchangeOrderRow> {
-  if (!canMove(order.state, to)) {
+  if (!canMoveOnExchange(order.state, to)) {
     throw new ExchangeError("FORBIDDEN_MOVE", { from: order.state, fromCode: order.statusCode, to, toCode: codeOf(to) });
   }
   const updated = await tx.exchangeOrder.update({

@@ -11,7 +11,7 @@
 import { config } from "../../config";
 import { db, type Db, type DbOrTx, type Tx } from "../../db";
 import { rawQuery } from "../../db/sql";
-import { ExchangeError, type ErrorCode } from "../../errors";
+import { ExchangeError, isDomainError, type ErrorCode } from "../../errors";
 import type { Prisma } from "../../generated/prisma/client";
 import { log } from "../../log";
 import { OutgoingError, replyObject, sendOutgoing } from "../../http/outgoing";
@@ -183,7 +183,11 @@ export async function login(db: DbOrTx): Promise<StoredSession> {
   (globalThis as Holder)[loginKey] = Date.now();
   const reply = await exchangeHttp("session", { data: { key: s.key } });
   const data = reply.body.data as { token?: unknown; slaves?: unknown; trusted?: unknown } | undefined;
-  if (reply.status !== 200 || typeof data?.token !== "string") throw remoteError(reply);
+  if (reply.status !== 200) throw remoteError(reply);
+  // A 200 without a token is no refusal: say what was wrong with it ("refused: HTTP 200" told nobody anything).
+  if (typeof data?.token !== "string" || data.token === "") {
+    throw new ExchangeError("INTERNAL", { reason: "the exchange's login reply has no data.token", remoteStatus: reply.status });
+  }
   const session: StoredSession = {
     url: s.url,
     token: data.token,
@@ -195,6 +199,15 @@ export async function login(db: DbOrTx): Promise<StoredSession> {
   await db.setting.upsert({ where: { key: SESSION_KEY }, create: { key: SESSION_KEY, value }, update: { value }, select: { key: true } });
   log.info("exchange session opened", { exchange: s.url });
   return session;
+}
+
+/** What a failed call was, for the log: the code and the reason behind it (a bare "INTERNAL" tells nobody anything). */
+export function failureOf(error: unknown): Record<string, string | number> {
+  if (isDomainError(error)) {
+    const { reason, remoteStatus } = error.details;
+    return { code: error.code, ...(typeof reason === "string" ? { reason } : {}), ...(typeof remoteStatus === "number" ? { remoteStatus } : {}) };
+  }
+  return { error: error instanceof Error ? error.message : String(error) };
 }
 
 function lastLoginAgo(): number {
@@ -252,7 +265,7 @@ export async function keepSession(db: Db): Promise<number> {
     try {
       session = await login(db);
     } catch (error) {
-      log.warn("exchange login failed", { error: error instanceof Error ? error.message : String(error) });
+      log.warn("exchange login failed", failureOf(error));
       return 0;
     }
   }

@@ -21,7 +21,8 @@ import { Prisma } from "../../generated/prisma/client";
 import { enqueue } from "../../notifications/outbox";
 import { wakeOutbox } from "../../notifications/wake";
 import { moveOrderInTx, publishMoves, type MovedOrder } from "../../orders/move-order";
-import { DRIVER_HOLDING_STATES, canMove, codeOf, isDone, isOrderState, stateOfCode, type OrderState } from "../../orders/states";
+import { wasCarried } from "../../orders/carried";
+import { DRIVER_HOLDING_STATES, canMoveOnExchange, codeOf, isDone, isOrderState, stateOfCode, type OrderState } from "../../orders/states";
 import { gone, missing } from "../errors";
 import { enqueueCall } from "./client";
 import { insertOfferedOrder, localFields, presentFields } from "./local-order";
@@ -118,12 +119,24 @@ async function note(tx: Tx, orderId: number, text: string): Promise<void> {
   await tx.exchangeLink.update({ where: { orderId }, data: { note: text.slice(0, 500) }, select: { orderId: true } });
 }
 
-/** Moves the local order to the state of an exchange status, when the state machine allows it. */
+/**
+ * Moves the local order to the state of an exchange status, when the state
+ * machine allows it. An order ended as completed (100) that no driver of ours
+ * and no executor carried here (a copy of an offer the seller's own driver
+ * did, "done by the seller") ends as removed (91): "completed" needs an order
+ * a driver carried (server/orders/carried.ts), and the copy must not stay open.
+ */
 async function follow(tx: Tx, fx: Effects, link: Link, code: number, extra: { reason?: string; arrivalMinutes?: number } = {}): Promise<void> {
-  const to = stateOfCode(code);
-  const order = await tx.order.findUniqueOrThrow({ where: { id: link.orderId }, select: { state: true } });
+  let to = stateOfCode(code);
+  const actor = { type: "EXCHANGE", id: link.exchangeOrderId } as const;
+  const order = await tx.order.findUniqueOrThrow({ where: { id: link.orderId }, select: { state: true, driverId: true } });
   if (!to || !isOrderState(order.state) || order.state === to) return;
-  if (!canMove(order.state, to)) {
+  let reason = extra.reason ?? "from the exchange";
+  if (to === "DONE_SUCCESSFUL" && !isDone(order.state) && !(await wasCarried(tx, { id: link.orderId, driverId: order.driverId }, actor))) {
+    to = "DONE_REMOVED";
+    reason = `${reason}: completed elsewhere, carried by no driver of ours or executor`;
+  }
+  if (!canMoveOnExchange(order.state, to)) {
     await note(tx, link.orderId, `the exchange moved the order to ${to} (${code}); the local order stays ${order.state}`);
     return;
   }
@@ -131,8 +144,8 @@ async function follow(tx: Tx, fx: Effects, link: Link, code: number, extra: { re
     await moveOrderInTx(tx, {
       orderId: link.orderId,
       to,
-      actor: { type: "EXCHANGE", id: link.exchangeOrderId },
-      reason: extra.reason ?? "from the exchange",
+      actor,
+      reason,
       ...(extra.arrivalMinutes !== undefined ? { arrivalMinutes: extra.arrivalMinutes } : {}),
     }),
   );

@@ -7,7 +7,7 @@ import type { Actor } from "../../actor";
 import { config } from "../../config";
 import type { Db, Tx } from "../../db";
 import { sqlQuery } from "../../db/sql";
-import { ExchangeError } from "../../errors";
+import { ExchangeError, isDomainError } from "../../errors";
 import { Prisma } from "../../generated/prisma/client";
 import { log } from "../../log";
 import { wakeOutbox } from "../../notifications/wake";
@@ -78,7 +78,10 @@ export async function sellDueOrders(db: Db, limit = 20): Promise<number> {
       await sellOrder(db, id, { type: "SYSTEM", id: "exchange-sell-rule" });
       sold++;
     } catch (error) {
-      log.warn("the sell rule could not sell an order", { orderId: id, error: error instanceof Error ? error.message : String(error) });
+      // The order moved on since the rule read it (a driver took it, a
+      // dispatcher changed it): expected, nothing to act on.
+      if (isDomainError(error) && error.code === "CONFLICT") log.debug("the sell rule was overtaken", { orderId: id, reason: error.details.reason });
+      else log.warn("the sell rule could not sell an order", { orderId: id, error: error instanceof Error ? error.message : String(error) });
     }
   }
   return sold;

@@ -1,21 +1,20 @@
 // A driver completes an order of theirs (DONE_SUCCESSFUL) and the service's
-// commission is debited from the driver's balance. Repeating the call for an
-// order the driver already completed replies the same and debits nothing more.
+// commission is debited from the driver's balance, in the same transaction.
+// Repeating the call for an order the driver already completed replies the
+// same and debits nothing more.
 import type { Db } from "../../db";
 import { config } from "../../config";
-import { applyDriverPayment } from "../../balances/driver-balance";
-import { moveOrderInTx, publishMoves } from "../move-order";
+import { debitCommissionInTx } from "../../balances/driver-balance";
+import { publish } from "../../events/bus";
+import { moveOrderInTx, publishMoves, type MovedOrder } from "../move-order";
 import { RIDING_STATES } from "../states";
 import { driverActor, forbiddenMove, lockDriversOrder, type OrderDriver } from "./driver-party";
+import { finalMeterInTx, storedMeter } from "../../meter/final-fare";
+import type { MeteredFare } from "../../meter/fare";
 
 export function commissionOf(amountKopecks: number | null): number {
   if (amountKopecks === null || amountKopecks <= 0) return 0;
   return Math.round((amountKopecks * config().DRIVER_COMMISSION_PERCENT) / 100);
-}
-
-/** The ledger transaction of an order's commission: one per order, so a repeated completion debits once. */
-export function commissionTxnId(orderId: number): string {
-  return `commission:order:${orderId}`;
 }
 
 export interface CompletedOrder {
@@ -23,33 +22,36 @@ export interface CompletedOrder {
   amount: number | null;
   commission: number;
   balance: bigint;
+  /** A METERED order's final fare with its breakdown (kopecks); null for a fixed price. */
+  meter: MeteredFare | null;
 }
 
+/**
+ * Completes the order and debits its commission in ONE transaction: a
+ * completed order whose commission was never debited cannot be left behind
+ * (a crash in between, or a client's payment that claimed its txn id).
+ */
 export async function completeOrder(db: Db, me: OrderDriver, input: { uuid: string }): Promise<CompletedOrder> {
   const actor = driverActor(me);
   const done = await db.$transaction(async (tx) => {
     const order = await lockDriversOrder(tx, me, input.uuid);
-    if (order.state === "DONE_SUCCESSFUL") return { id: order.id, moved: undefined };
-    if (!RIDING_STATES.includes(order.state)) throw forbiddenMove(order.state, "DONE_SUCCESSFUL");
-    const moved = await moveOrderInTx(tx, { orderId: order.id, to: "DONE_SUCCESSFUL", actor, reason: `completed by driver ${me.callSign}` });
-    return { id: order.id, moved };
+    let moved: MovedOrder | undefined;
+    let meter: MeteredFare | null;
+    if (order.state !== "DONE_SUCCESSFUL") {
+      if (!RIDING_STATES.includes(order.state)) throw forbiddenMove(order.state, "DONE_SUCCESSFUL");
+      // The taximeter's fare becomes the order's amount before the move, so
+      // that the commission, the passenger's SMS and the exchange read it.
+      meter = await finalMeterInTx(tx, order.id, order.state === "IN_PROCESS" ? new Date() : undefined);
+      moved = await moveOrderInTx(tx, { orderId: order.id, to: "DONE_SUCCESSFUL", actor, reason: `completed by driver ${me.callSign}` });
+    } else {
+      meter = (await storedMeter(tx, order.id))?.fare ?? null;
+    }
+    const { amount } = await tx.order.findUniqueOrThrow({ where: { id: order.id }, select: { amount: true } });
+    const commission = commissionOf(amount);
+    const balance = await debitCommissionInTx(tx, { driverId: me.id, orderId: order.id, amount: commission, reason: `Комиссия сервиса, заказ ${order.id}`, actor });
+    return { id: order.id, moved, amount, commission, balance, meter };
   });
   if (done.moved) publishMoves([done.moved]);
-  const { amount } = await db.order.findUniqueOrThrow({ where: { id: done.id }, select: { amount: true } });
-  const commission = commissionOf(amount);
-  let balance: bigint;
-  if (commission > 0) {
-    const paid = await applyDriverPayment(db, {
-      driverId: me.id,
-      txnId: commissionTxnId(done.id),
-      amount: -commission,
-      reason: `Комиссия сервиса, заказ ${done.id}`,
-      actor,
-      orderId: done.id,
-    });
-    balance = paid.balance;
-  } else {
-    balance = (await db.driver.findUniqueOrThrow({ where: { id: me.id }, select: { balance: true } })).balance;
-  }
-  return { orderId: done.id, amount, commission, balance };
+  if (done.commission > 0) publish({ type: "balance.changed", account: "driver", id: me.id, balance: done.balance.toString() });
+  return { orderId: done.id, amount: done.amount, commission: done.commission, balance: done.balance, meter: done.meter };
 }

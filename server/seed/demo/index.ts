@@ -2,7 +2,7 @@
 // database in one transaction. See plan.ts for what it contains.
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import { buildDemoCity, type CityPlan, type DemoOptions, type DemoPlan } from "./plan";
-import { sqlExecute, sqlQuery } from "../../db/sql";
+import { liftTimeouts, sqlExecute, sqlQuery } from "../../db/sql";
 
 export { buildDemoCity, BLACKLISTED_PHONE, DEFAULT_STREETS } from "./plan";
 export type { DemoOptions, DemoPlan } from "./plan";
@@ -21,6 +21,7 @@ export async function seedDemoCity(prisma: PrismaClient, options: DemoOptions = 
   const plan = buildDemoCity(options);
   return prisma.$transaction(
     async (tx) => {
+      await liftTimeouts(tx);
       await sqlExecute(tx, `SELECT pg_advisory_xact_lock(${SEED_LOCK})`);
       if (await tx.city.findFirst({ select: { id: true } })) return { created: false };
       await writeDemoPlan(tx, plan);

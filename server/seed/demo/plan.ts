@@ -55,6 +55,10 @@ export interface DemoOptions {
 
 export const DEFAULT_STREETS = 350;
 
+/** The main demo city's box, and its road grid's spacing (the dispatch comparison drives on the same roads). */
+export const MAIN_BOX: Box = { minLat: 55.56, maxLat: 55.98, minLon: 37.26, maxLon: 37.96 };
+export const MAIN_ROAD_SPACING = 600;
+
 // ---------------------------------------------------------------- plan types
 
 export type ServiceKind = "economy" | "comfort" | "business" | "minivan";
@@ -1152,7 +1156,7 @@ export function buildDemoCity(options: DemoOptions = {}): DemoPlan {
   const clients = buildClients(root.fork("clients"), now, 40, phones);
 
   // The main city.
-  const mainBox: Box = { minLat: 55.56, maxLat: 55.98, minLon: 37.26, maxLon: 37.96 };
+  const mainBox: Box = MAIN_BOX;
   const mainGeo = buildRegions(root.fork("main:regions"), mainBox, 3, 3, MAIN_REGIONS);
   const allMain = mainGeo.regions.map((r) => r.name);
   const mainServices = [
@@ -1161,7 +1165,7 @@ export function buildDemoCity(options: DemoOptions = {}): DemoPlan {
     buildService("business", 3, 1, allMain, false),
     buildService("minivan", 4, 1, allMain.filter((n) => n !== "Юго-Восток" && n !== "Северо-Запад"), false),
   ];
-  const mainRoads = buildRoadPlan(root.fork("main:roads"), mainBox, { spacing: 600 });
+  const mainRoads = buildRoadPlan(root.fork("main:roads"), mainBox, { spacing: MAIN_ROAD_SPACING });
   const mainStreets = buildStreets(root.fork("main:streets"), mainGeo, mainRoads, streetTotal, MAIN_PUBLIC_PLACES, CANONICAL_STREETS);
   const mainDrivers = buildDrivers(
     root.fork("main:drivers"),

@@ -1,8 +1,9 @@
-// The comparison's city: a square of streets, parking regions on a grid, a
-// seeded day of passengers (the same for every strategy), and travel times
-// as the server assumes them off the roads (the straight line times
-// ROAD_FACTOR 1.3 at 30 km/h), so no database and no road graph are needed.
+// The comparison's day: the central square of the demo city (roads.ts),
+// parking regions on a 3 × 3 grid of it, and a seeded day of passengers (the
+// same for every policy): half around three hot spots, half anywhere.
 import { Rng } from "../../seed/demo/random";
+import { nearestPlace, type CityRoads } from "./roads";
+import type { DayPlan, Passenger } from "./world";
 
 export interface Point {
   x: number;
@@ -16,34 +17,11 @@ export interface CityShape {
   regionsPerSide: number;
 }
 
-export const ROAD_FACTOR = 1.3;
-export const SPEED_MPS = 30 / 3.6;
-
-export function travelSeconds(a: Point, b: Point): number {
-  return (Math.hypot(a.x - b.x, a.y - b.y) * ROAD_FACTOR) / SPEED_MPS;
-}
-
 export function regionOf(city: CityShape, p: Point): number {
   const cell = city.sideMetres / city.regionsPerSide;
   const cx = Math.min(city.regionsPerSide - 1, Math.max(0, Math.floor(p.x / cell)));
   const cy = Math.min(city.regionsPerSide - 1, Math.max(0, Math.floor(p.y / cell)));
   return 1 + cy * city.regionsPerSide + cx;
-}
-
-export interface Passenger {
-  id: number;
-  at: number;
-  pickup: Point;
-  destination: Point;
-  /** Seconds the passenger waits for a driver to accept before cancelling. */
-  patience: number;
-  /** Seconds from the car's arrival to the passenger aboard. */
-  boarding: number;
-}
-
-export interface DayPlan {
-  passengers: Passenger[];
-  driverStarts: Point[];
 }
 
 function clamp(v: number, side: number): number {
@@ -61,11 +39,12 @@ function pickupPoint(rng: Rng, city: CityShape, spots: Point[]): Point {
 }
 
 /**
- * The seeded day: passengers arriving at `perMinute` (a Poisson process) for
- * `minutes`, and the drivers' starting points. The same seed and load give
- * the same day to every strategy.
+ * The seeded day on the roads: passengers arriving at `perMinute` (a
+ * Poisson process) for `minutes`, each point put on the nearest place, and
+ * the drivers' starting places. The same seed and load give the same day to
+ * every policy.
  */
-export function planDay(seed: number, city: CityShape, load: { drivers: number; perMinute: number; minutes: number }): DayPlan {
+export function planDay(seed: number, roads: CityRoads, city: CityShape, load: { drivers: number; perMinute: number; minutes: number }): DayPlan {
   const root = new Rng(seed);
   const rng = root.fork(`day:${load.perMinute}:${load.drivers}`);
   const s = city.sideMetres;
@@ -82,8 +61,20 @@ export function planDay(seed: number, city: CityShape, load: { drivers: number; 
     const pickup = pickupPoint(rng, city, spots);
     let destination = pickupPoint(rng, city, spots);
     if (Math.hypot(destination.x - pickup.x, destination.y - pickup.y) < 1000) destination = { x: s - pickup.x, y: s - pickup.y };
-    passengers.push({ id, at: Math.round(t), pickup, destination, patience: rng.range(8, 20) * 60, boarding: rng.range(20, 120) });
+    const from = nearestPlace(roads, pickup.x, pickup.y);
+    let to = nearestPlace(roads, destination.x, destination.y);
+    if (to === from) to = nearestPlace(roads, s - pickup.x, s - pickup.y);
+    passengers.push({
+      id,
+      at: Math.round(t),
+      pickup: from,
+      destination: to,
+      patience: Math.round(rng.range(8, 20) * 60),
+      assignedPatience: Math.round(rng.range(10, 20) * 60),
+      boarding: Math.round(rng.range(20, 120)),
+    });
   }
-  const driverStarts = Array.from({ length: load.drivers }, () => ({ x: rng.range(0, s), y: rng.range(0, s) }));
-  return { passengers, driverStarts };
+  const driverStarts = Array.from({ length: load.drivers }, () => nearestPlace(roads, rng.range(0, s), rng.range(0, s)));
+  const regionOfPlace = roads.places.map((p) => regionOf(city, p));
+  return { passengers, driverStarts, regionOfPlace, minutes: load.minutes };
 }

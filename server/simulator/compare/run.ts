@@ -1,36 +1,128 @@
-// `npm run simulate -- --compare`: the same seeded day under each strategy at
-// two loads, and the report (server/simulator/compare/report.ts).
+// `npm run simulate -- --compare`: the same seeded days under every policy,
+// a sweep of loads and fleet sizes, on the demo city's roads, over many
+// seeds; the report (report.ts) with 95 % confidence intervals and the
+// paired difference between the production default and the best fair
+// baseline at each load.
 import { planDay, type CityShape } from "./city";
-import { figuresOf } from "./metrics";
-import type { CompareReport, LoadReport } from "./report";
-import { playDay, type StrategyName } from "./world";
+import { estimate, figuresOf, type DayFigures, type Estimate, type MetricName } from "./metrics";
+import { demoCityRoads } from "./roads";
+import { playDay, WORLD_DEFAULTS, type Policy } from "./world";
+import { PRODUCTION_DEFAULT } from "../../dispatch/core/defaults";
 
-export const STRATEGIES: StrategyName[] = ["pull-nearest", "greedy", "queue", "batched"];
-
-export const CITY: CityShape = { sideMetres: 12_000, regionsPerSide: 3 };
-
-export const LOADS = [
-  { load: "normal", drivers: 60, perMinute: 2.5 },
-  { load: "rush hour", drivers: 60, perMinute: 6 },
+/** Policies compared; `fair`: a baseline the product must beat. */
+export const POLICIES: Array<Policy & { fair?: boolean }> = [
+  // Fair baselines: the same drivers, offers, refusals and timeouts; production's radius and deadline.
+  { name: "pull", kind: "pull", fairnessWeight: 0, chains: false, fair: true },
+  { name: "fcfs-nearest", kind: "offers", rule: "FCFS", fairnessWeight: 0, chains: false, fair: true },
+  { name: "nearest-pair", kind: "offers", rule: "PAIR", fairnessWeight: 0, chains: false, fair: true },
+  { name: "queue", kind: "offers", rule: "GREEDY", queue: true, fairnessWeight: 2, chains: true, fair: true },
+  // The product's strategies and the candidate improvements, with production's settings (chains on).
+  { name: "greedy", kind: "offers", rule: "GREEDY", fairnessWeight: 2, chains: true },
+  { name: "batched (age 0.1)", kind: "offers", rule: "BATCHED", ageWeight: 0.1, fairnessWeight: 2, chains: true },
+  { name: "batched", kind: "offers", rule: "BATCHED", ageWeight: 0, fairnessWeight: 2, chains: true },
+  { name: "batched+radius", kind: "offers", rule: "BATCHED", ageWeight: 0, fairnessWeight: 2, chains: true, radiusGrowth: true },
+  { name: "batched+accept", kind: "offers", rule: "BATCHED", ageWeight: 0, fairnessWeight: 2, chains: true, acceptanceWeight: 60 },
+  { name: "batched+steer", kind: "offers", rule: "BATCHED", ageWeight: 0, fairnessWeight: 2, chains: true, steer: 0.6 },
+  { name: "batched+scarcity", kind: "offers", rule: "BATCHED", ageWeight: 0, fairnessWeight: 2, chains: true, scarceRadiusKm: 3 },
 ];
 
-export function compareStrategies(options: { seed: number; short: boolean }): CompareReport {
-  const started = Date.now();
-  const minutes = options.short ? 60 : 180;
-  const loads: LoadReport[] = LOADS.map((l) => {
-    const plan = planDay(options.seed, CITY, { drivers: l.drivers, perMinute: l.perMinute, minutes });
-    return { ...l, minutes, days: STRATEGIES.map((s) => figuresOf(playDay(plan, CITY, s, options.seed))) };
-  });
-  const rush = loads[1]!;
-  const greedy = rush.days.find((d) => d.strategy === "greedy")!;
-  const batched = rush.days.find((d) => d.strategy === "batched")!;
-  const cut = greedy.meanWaitSeconds > 0 ? 1 - batched.meanWaitSeconds / greedy.meanWaitSeconds : 0;
-  const lostDiff = batched.lost - greedy.lost;
+/** The production default as the server's code sets it (server/dispatch/core/defaults.ts). */
+export function defaultPolicy(): Policy {
   return {
-    seed: options.seed,
+    name: "default",
+    kind: "offers",
+    rule: "BATCHED",
+    ageWeight: PRODUCTION_DEFAULT.ageWeight,
+    fairnessWeight: 2,
+    chains: true,
+    radiusGrowth: PRODUCTION_DEFAULT.radiusGrowth,
+    ...(PRODUCTION_DEFAULT.acceptanceWeight ? { acceptanceWeight: PRODUCTION_DEFAULT.acceptanceWeight } : {}),
+    ...(PRODUCTION_DEFAULT.steerShare ? { steer: PRODUCTION_DEFAULT.steerShare } : {}),
+    scarceRadiusKm: PRODUCTION_DEFAULT.scarceRadiusKm,
+  };
+}
+
+export const CITY: CityShape = { sideMetres: 14_000, regionsPerSide: 3 };
+
+/** From comfortable to about twice over capacity (the capacity measured: the nearest-pair baseline's served orders per minute). */
+export const LOADS = [
+  { load: "comfortable", drivers: 60, perMinute: 1.2 },
+  { load: "normal", drivers: 60, perMinute: 1.8 },
+  { load: "at capacity", drivers: 60, perMinute: 2.5 },
+  { load: "rush hour", drivers: 45, perMinute: 2.8 },
+  { load: "twice over", drivers: 40, perMinute: 3.6 },
+];
+
+export interface PolicyEstimate {
+  policy: string;
+  fair: boolean;
+  metrics: Record<MetricName, Estimate>;
+}
+
+export interface LoadReport {
+  load: string;
+  drivers: number;
+  perMinute: number;
+  minutes: number;
+  policies: PolicyEstimate[];
+  bestBaseline: string;
+  /** default minus the best fair baseline, the mean wait of all orders, paired by seed (seconds). */
+  defaultVsBest: Estimate;
+  /** The default is significantly worse than the best baseline (the paired interval lies above 0). */
+  behind: boolean;
+  /** The default beats every fair baseline with non-overlapping intervals. */
+  clearlyBetter: boolean;
+}
+
+export interface CompareReport {
+  seeds: number[];
+  short: boolean;
+  wallSeconds: number;
+  city: { roadNodes: number; places: number; sideKm: number; hour: number };
+  settings: typeof WORLD_DEFAULTS;
+  defaultPolicy: Policy;
+  loads: LoadReport[];
+  goal: { met: boolean; behindAt: string[] };
+}
+
+const METRICS: MetricName[] = ["orders", "served", "lost", "cancelled", "meanWaitAll", "meanWaitServed", "p90WaitAll", "emptyKm", "occupiedKm", "emptyShare", "steeringKm", "timeoutShare", "utilisation", "earningsPerHour", "earningsCv", "earningsGini"];
+
+export function compareStrategies(options: { seeds: number[]; short: boolean; minutes?: number; loads?: typeof LOADS; progress?: (line: string) => void }): CompareReport {
+  const started = Date.now();
+  const minutes = options.minutes ?? (options.short ? 60 : 150);
+  const hour = 12;
+  const roads = demoCityRoads({ sideMetres: CITY.sideMetres, placeCount: 500, hour });
+  const policies = [...POLICIES, { ...defaultPolicy(), fair: false }];
+  const loads: LoadReport[] = (options.loads ?? LOADS).map((l) => {
+    const days = new Map<string, DayFigures[]>(policies.map((p) => [p.name, []]));
+    for (const seed of options.seeds) {
+      const plan = planDay(seed, roads, CITY, { drivers: l.drivers, perMinute: l.perMinute, minutes });
+      for (const p of policies) days.get(p.name)!.push(figuresOf(playDay(plan, roads, p, seed)));
+    }
+    options.progress?.(`${l.load}: ${options.seeds.length} seeds done, ${Math.round((Date.now() - started) / 1000)} s`);
+    const estimates: PolicyEstimate[] = policies.map((p) => ({
+      policy: p.name,
+      fair: p.fair === true,
+      metrics: Object.fromEntries(METRICS.map((m) => [m, estimate(days.get(p.name)!.map((d) => d[m]))])) as Record<MetricName, Estimate>,
+    }));
+    const fair = estimates.filter((e) => e.fair);
+    const best = fair.reduce((a, b) => (b.metrics.meanWaitAll.mean < a.metrics.meanWaitAll.mean ? b : a));
+    const def = estimates.find((e) => e.policy === "default")!;
+    const diffs = days.get("default")!.map((d, i) => d.meanWaitAll - days.get(best.policy)!.at(i)!.meanWaitAll);
+    const paired = estimate(diffs);
+    const behind = options.seeds.length > 1 ? paired.mean - paired.half > 0 : paired.mean > 0;
+    const clearlyBetter = fair.every((b) => def.metrics.meanWaitAll.mean + def.metrics.meanWaitAll.half < b.metrics.meanWaitAll.mean - b.metrics.meanWaitAll.half);
+    return { ...l, minutes, policies: estimates, bestBaseline: best.policy, defaultVsBest: paired, behind, clearlyBetter };
+  });
+  const behindAt = loads.filter((l) => l.behind).map((l) => l.load);
+  return {
+    seeds: options.seeds,
     short: options.short,
     wallSeconds: Math.round((Date.now() - started) / 100) / 10,
+    city: { roadNodes: roads.nodes, places: roads.places.length, sideKm: CITY.sideMetres / 1000, hour },
+    settings: WORLD_DEFAULTS,
+    defaultPolicy: defaultPolicy(),
     loads,
-    goal: { rushMeanWaitCutVsGreedy: Math.round(cut * 1000) / 1000, batchedLostVsGreedy: lostDiff, met: cut >= 0.2 && lostDiff <= 0 },
+    goal: { met: behindAt.length === 0, behindAt },
   };
 }

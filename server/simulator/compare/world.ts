@@ -1,162 +1,362 @@
-// One simulated day under one strategy, on a simulated clock (one-second
-// ticks), in process: the dispatch decisions are the server's own core
-// (server/dispatch/core: the eligibility, the greedy rule, the parking-queue
-// rule and the batched assignment), fed the way server/dispatch/round.ts
-// feeds it; offers have the server's deadline, refusals and timeouts go to
-// the next candidate, and after the attempts the order goes on the radio.
-// "pull-nearest" is today's model: free drivers look at the free orders
-// every few seconds and take the nearest one (server/simulator/engine.ts).
+// One simulated day under one policy, on a simulated clock (one-second
+// ticks), in process, on the demo city's roads (roads.ts). The dispatch
+// decisions of the product's strategies are the server's own core
+// (server/dispatch/core: eligibility, the greedy rule, the parking-queue
+// rule, the batched assignment, the growing radius, the acceptance weight,
+// the region hint), fed as server/dispatch/round.ts feeds it, with
+// production's settings: a 20 s deadline, 3 attempts then the radio, a 5 km
+// radius, chains for drivers finishing within 4 minutes. The offer mechanics
+// (deadline, refusal and timeout to the next candidate, the radio) are a
+// model of server/dispatch/offer.ts and answer-offer.ts, not those modules
+// (they need the database); the live arm is what checks the two agree.
+//
+// Baselines: "pull" (today's model: free drivers look at the free orders
+// every 8 s and take the nearest), "fcfs-nearest" (orders oldest first, each
+// to the nearest free car), "nearest-pair" (the cheapest order–car pair
+// first, then the next), "queue" (the parking-queue rule) — the same offers,
+// refusals and timeouts as the product.
 import { Rng } from "../../seed/demo/random";
 import { planAssignments } from "../../dispatch/core/plan";
-import type { DriverToDispatch, OrderRules, OrderToDispatch } from "../../dispatch/core/types";
-import { regionOf, travelSeconds, type CityShape, type DayPlan, type Passenger, type Point } from "./city";
+import { greedyAssign } from "../../dispatch/core/greedy";
+import { batchedAssign, ORDER_AGE_WEIGHT } from "../../dispatch/core/batched";
+import { isCandidate } from "../../dispatch/core/eligibility";
+import { suggestRegion, type RegionLoad } from "../../dispatch/core/hint";
+import { adaptToScarcity } from "../../dispatch/core/scarcity";
+import type { Assignment, ArrivalOf, DriverToDispatch, OrderRules, OrderToDispatch } from "../../dispatch/core/types";
+import type { CityRoads } from "./roads";
 
-export type StrategyName = "pull-nearest" | "greedy" | "queue" | "batched";
+export interface Policy {
+  name: string;
+  kind: "pull" | "offers";
+  /** FCFS: oldest order first, nearest car; PAIR: cheapest pair first; GREEDY/BATCHED: the product's rules. */
+  rule?: "FCFS" | "PAIR" | "GREEDY" | "BATCHED";
+  queue?: boolean;
+  /** Batched: seconds of cost one second of the order's waiting takes off (production: ORDER_AGE_WEIGHT). */
+  ageWeight?: number;
+  fairnessWeight: number;
+  radiusGrowth?: boolean;
+  /** Idle drivers get region hints and follow them with this probability. */
+  steer?: number;
+  acceptanceWeight?: number;
+  chains: boolean;
+  /** Under scarcity: the radius capped at this (km) and no chains (server/dispatch/core/scarcity.ts). */
+  scarceRadiusKm?: number;
+}
 
 export interface WorldSettings {
   acceptSeconds: number;
   attempts: number;
   radiusKm: number;
-  fairnessWeight: number;
+  /** The growing radius: start and step per minute (radiusGrowth policies). */
+  radiusStartKm: number;
+  radiusStepKm: number;
   batchSeconds: number;
+  chainSeconds: number;
   /** Free drivers look at the free orders this often (the pull model and the radio). */
   lookSeconds: number;
-  /** Share of offers a driver refuses, and lets time out. */
-  refuseShare: number;
-  timeoutShare: number;
+  /** Idle drivers are given hints this often, once idle this long. */
+  hintEverySeconds: number;
   /** Fare: pick-up plus per km, kopecks. */
   fareBase: number;
   farePerKm: number;
 }
 
+/** Production's settings (server/dispatch/demo-rules.ts and the DispatchSetting defaults). */
 export const WORLD_DEFAULTS: WorldSettings = {
-  acceptSeconds: 15,
+  acceptSeconds: 20,
   attempts: 3,
   radiusKm: 5,
-  fairnessWeight: 2,
+  radiusStartKm: 2,
+  radiusStepKm: 1,
   batchSeconds: 5,
+  chainSeconds: 240,
   lookSeconds: 8,
-  refuseShare: 0.08,
-  timeoutShare: 0.04,
+  hintEverySeconds: 60,
   fareBase: 9900,
   farePerKm: 2500,
 };
 
-type OrderPhase = "free" | "offered" | "radio" | "assigned" | "lost" | "served";
+export interface Passenger {
+  id: number;
+  at: number;
+  pickup: number;
+  destination: number;
+  /** Seconds the passenger waits for a driver to accept before giving up (lost). */
+  patience: number;
+  /** Seconds from acceptance the passenger waits for the car before cancelling (a long assigned wait). */
+  assignedPatience: number;
+  /** Seconds from the car's arrival to the passenger aboard. */
+  boarding: number;
+}
+
+export interface DayPlan {
+  passengers: Passenger[];
+  driverStarts: number[];
+  regionOfPlace: number[];
+  /** Ordering minutes (the drivers' shift). */
+  minutes: number;
+}
+
+type OrderPhase = "free" | "offered" | "radio" | "assigned" | "lost" | "cancelled";
 
 interface SimOrder {
   p: Passenger;
   phase: OrderPhase;
   refused: Set<number>;
   attempts: number;
-  acceptedAt: number | null;
-  arrivedAt: number | null;
+  waitSeconds: number | null;
 }
 
 interface SimDriver {
   id: number;
-  pos: Point;
+  place: number;
   /** Free from this second (busy until then). */
   freeAt: number;
+  /** A chained order waits for the end of the trip. */
+  bound: boolean;
   lastJobEnd: number;
-  offer: { order: SimOrder; answerAt: number; accept: boolean } | null;
+  offer: { order: SimOrder; sent: number; answerAt: number; accept: boolean; chain: boolean } | null;
+  moving: { to: number; from: number; start: number; arriveAt: number; metres: number } | null;
   busySeconds: number;
   earnings: number;
   queueSince: number | null;
   nextLook: number;
+  nextHint: number;
+  offers: number;
+  accepted: number;
+  refuseShare: number;
+  timeoutShare: number;
   rng: Rng;
 }
 
 export interface DayResult {
-  strategy: StrategyName;
+  policy: string;
   orders: number;
   served: number;
   lost: number;
-  waits: number[];
-  assignedWithin60: number;
+  cancelled: number;
+  /** Wait of every order: served: to the car at the pickup; lost: the patience; cancelled: to the cancellation. */
+  waitsAll: number[];
+  waitsServed: number[];
+  emptyKm: number;
+  occupiedKm: number;
+  steeringKm: number;
+  offers: number;
+  timeouts: number;
   utilisation: number;
-  earnings: number[];
+  /** Kopecks per hour of the shift, per driver. */
+  earningsPerHour: number[];
 }
 
-/** The city's metres as degrees around a latitude of 55.75 (the core measures its radius in degrees). */
-function degrees(p: Point): { lat: number; lon: number } {
-  return { lat: 55.75 + p.y / 111_320, lon: 37.62 + p.x / (111_320 * Math.cos((55.75 * Math.PI) / 180)) };
+function pairAssign(orders: readonly OrderToDispatch[], drivers: readonly DriverToDispatch[], arrival: ArrivalOf): Assignment[] {
+  const pairs: Array<{ i: number; j: number; s: number }> = [];
+  orders.forEach((o, i) =>
+    drivers.forEach((d, j) => {
+      const s = arrival(i, j);
+      if (isCandidate(o, d, s)) pairs.push({ i, j, s: s! + d.busyForSeconds });
+    }),
+  );
+  pairs.sort((a, b) => a.s - b.s || a.i - b.i || a.j - b.j);
+  const usedO = new Set<number>();
+  const usedD = new Set<number>();
+  const out: Assignment[] = [];
+  for (const { i, j, s } of pairs) {
+    if (usedO.has(i) || usedD.has(j)) continue;
+    usedO.add(i);
+    usedD.add(j);
+    const d = drivers[j]!;
+    out.push({ orderId: orders[i]!.id, driverId: d.id, arrivalSeconds: Math.round(s), source: "AUTO", chain: d.busyForSeconds > 0 });
+  }
+  return out;
 }
 
-export function playDay(plan: DayPlan, city: CityShape, strategy: StrategyName, seed: number, settings: WorldSettings = WORLD_DEFAULTS): DayResult {
-  const rng = new Rng(seed).fork(`world:${strategy}`);
-  const drivers: SimDriver[] = plan.driverStarts.map((pos, i) => ({
-    id: i + 1,
-    pos,
-    freeAt: 0,
-    lastJobEnd: 0,
-    offer: null,
-    busySeconds: 0,
-    earnings: 0,
-    queueSince: 0,
-    nextLook: rng.range(0, settings.lookSeconds),
-    // Each driver's own answers, the same whatever the strategy asks of them.
-    rng: new Rng(seed).fork(`driver:${i}`),
-  }));
-  const orders: SimOrder[] = [];
-  let next = 0;
+export function playDay(plan: DayPlan, roads: CityRoads, policy: Policy, seed: number, settings: WorldSettings = WORLD_DEFAULTS): DayResult {
+  const n = roads.places.length;
+  const secondsBetween = (a: number, b: number) => roads.seconds[a * n + b]!;
+  const metresBetween = (a: number, b: number) => roads.metres[a * n + b]!;
+  const rng = new Rng(seed).fork(`world:${policy.name}`);
+  const drivers: SimDriver[] = plan.driverStarts.map((place, i) => {
+    // Each driver's own answers, the same whatever the policy asks of them.
+    const own = new Rng(seed).fork(`driver:${i}`);
+    return {
+      id: i + 1,
+      place,
+      freeAt: 0,
+      bound: false,
+      lastJobEnd: 0,
+      offer: null,
+      moving: null,
+      busySeconds: 0,
+      earnings: 0,
+      queueSince: 0,
+      nextLook: Math.floor(own.range(0, settings.lookSeconds)),
+      nextHint: settings.hintEverySeconds,
+      offers: 0,
+      accepted: 0,
+      refuseShare: own.range(0, 0.16),
+      timeoutShare: own.range(0, 0.08),
+      rng: own,
+    };
+  });
   const rules: OrderRules = {
-    mode: strategy === "queue" ? "QUEUE" : "AUTO",
+    mode: policy.queue ? "QUEUE" : "AUTO",
     radiusKm: settings.radiusKm,
-    fairnessWeight: settings.fairnessWeight,
+    fairnessWeight: policy.fairnessWeight,
     minBalance: Number.NEGATIVE_INFINITY,
-    chainSeconds: 0,
+    chainSeconds: policy.chains ? settings.chainSeconds : 0,
+    ...(policy.radiusGrowth ? { radiusStartKm: settings.radiusStartKm, radiusStepKm: settings.radiusStepKm } : {}),
+    ...(policy.acceptanceWeight ? { acceptanceWeight: policy.acceptanceWeight } : {}),
   };
-  const lastMinute = plan.passengers.at(-1)?.at ?? 0;
-  const end = lastMinute + 3 * 3600;
-  const isFree = (d: SimDriver, now: number) => d.freeAt <= now && d.offer === null;
+  const regions = [...new Set(plan.regionOfPlace)].sort((a, b) => a - b);
+  // Each region's busiest place: where a steered driver heads.
+  const regionTarget = new Map<number, number>();
+  {
+    const counts = new Map<number, number>();
+    for (const p of plan.passengers) counts.set(p.pickup, (counts.get(p.pickup) ?? 0) + 1);
+    for (const r of regions) {
+      let best = -1;
+      let bestCount = -1;
+      plan.regionOfPlace.forEach((reg, place) => {
+        const c = counts.get(place) ?? 0;
+        if (reg === r && c > bestCount) {
+          best = place;
+          bestCount = c;
+        }
+      });
+      regionTarget.set(r, best);
+    }
+  }
+  const orders: SimOrder[] = [];
+  const open: SimOrder[] = [];
+  let next = 0;
+  let emptyMetres = 0;
+  let occupiedMetres = 0;
+  let steeringMetres = 0;
+  let offers = 0;
+  let timeouts = 0;
+  const shiftEnd = plan.minutes * 60;
+  const end = shiftEnd + 3600;
+  let dirty = true;
+  const pendingChains: Array<{ d: SimDriver; o: SimOrder; at: number }> = [];
+  const isFree = (d: SimDriver, now: number) => d.freeAt <= now && d.offer === null && !d.bound;
+
+  /** Where the driver is now, stopping a steering drive (the part driven is empty driving). */
+  const stopMoving = (d: SimDriver, now: number) => {
+    const m = d.moving;
+    if (!m) return;
+    const share = Math.min(1, (now - m.start) / Math.max(1, m.arriveAt - m.start));
+    steeringMetres += m.metres * share;
+    emptyMetres += m.metres * share;
+    d.place = share >= 0.5 ? m.to : m.from;
+    d.moving = null;
+  };
 
   const assign = (d: SimDriver, o: SimOrder, now: number) => {
+    stopMoving(d, now);
+    const start = Math.max(now, d.freeAt);
+    const toPickup = secondsBetween(d.place, o.p.pickup);
     o.phase = "assigned";
-    o.acceptedAt = now;
-    const toPickup = travelSeconds(d.pos, o.p.pickup);
-    const trip = travelSeconds(o.p.pickup, o.p.destination);
-    o.arrivedAt = now + toPickup;
-    const done = now + toPickup + o.p.boarding + trip;
-    d.busySeconds += done - now;
+    if (toPickup > o.p.assignedPatience + (start - now)) {
+      // The passenger gives up on a car that takes too long: the car turns back after driving part of the way.
+      o.phase = "cancelled";
+      const driven = Math.max(0, now + o.p.assignedPatience - start);
+      emptyMetres += metresBetween(d.place, o.p.pickup) * Math.min(1, driven / Math.max(1, toPickup));
+      o.waitSeconds = now + o.p.assignedPatience - o.p.at;
+      d.busySeconds += driven;
+      d.freeAt = start + driven;
+      d.lastJobEnd = d.freeAt;
+      d.queueSince = null;
+      d.bound = false;
+      return;
+    }
+    const trip = secondsBetween(o.p.pickup, o.p.destination);
+    o.waitSeconds = start + toPickup - o.p.at;
+    const done = start + toPickup + o.p.boarding + trip;
+    d.busySeconds += done - start;
     d.freeAt = done;
     d.lastJobEnd = done;
-    d.pos = o.p.destination;
+    d.bound = false;
+    emptyMetres += metresBetween(d.place, o.p.pickup);
+    const tripMetres = metresBetween(o.p.pickup, o.p.destination);
+    occupiedMetres += tripMetres;
+    d.place = o.p.destination;
     d.queueSince = null;
-    const km = (Math.hypot(o.p.pickup.x - o.p.destination.x, o.p.pickup.y - o.p.destination.y) * 1.3) / 1000;
-    d.earnings += settings.fareBase + settings.farePerKm * km;
+    d.earnings += settings.fareBase + (settings.farePerKm * tripMetres) / 1000;
   };
 
-  for (let now = 0; now <= end; now++) {
+  let now = 0;
+  for (; now <= end; now++) {
     while (next < plan.passengers.length && plan.passengers[next]!.at <= now) {
-      orders.push({ p: plan.passengers[next]!, phase: "free", refused: new Set(), attempts: 0, acceptedAt: null, arrivedAt: null });
+      const o: SimOrder = { p: plan.passengers[next]!, phase: "free", refused: new Set(), attempts: 0, waitSeconds: null };
+      orders.push(o);
+      open.push(o);
       next += 1;
+      dirty = true;
     }
-    if (next >= plan.passengers.length && orders.every((o) => o.phase === "lost" || o.phase === "assigned")) break;
-    // Passengers give up; drivers become free (and stand in the queue of where they are).
-    for (const o of orders) {
-      if ((o.phase === "free" || o.phase === "radio") && now - o.p.at >= o.p.patience) o.phase = "lost";
+    if (next >= plan.passengers.length && open.length === 0 && pendingChains.length === 0 && now > shiftEnd) break;
+    // Passengers give up; drivers arrive where they were steered; freed drivers join the queue.
+    for (const o of open) {
+      if ((o.phase === "free" || o.phase === "radio") && now - o.p.at >= o.p.patience) {
+        o.phase = "lost";
+        o.waitSeconds = o.p.patience;
+      }
     }
-    for (const d of drivers) if (d.freeAt <= now && d.queueSince === null) d.queueSince = Math.max(d.freeAt, 0);
+    for (const d of drivers) {
+      if (d.moving && d.moving.arriveAt <= now) {
+        steeringMetres += d.moving.metres;
+        emptyMetres += d.moving.metres;
+        d.place = d.moving.to;
+        d.moving = null;
+        d.queueSince = now;
+      }
+      if (d.freeAt === now) dirty = true;
+      if (d.freeAt <= now && d.queueSince === null && !d.bound) d.queueSince = now;
+    }
     // Answers to offers.
     for (const d of drivers) {
       const offer = d.offer;
       if (!offer || offer.answerAt > now) continue;
       d.offer = null;
+      dirty = true;
       if (offer.order.phase !== "offered") continue;
-      if (offer.accept) assign(d, offer.order, now);
-      else {
+      if (offer.accept) {
+        d.accepted += 1;
+        if (offer.chain && d.freeAt > now) {
+          // Bound: the order is the driver's; the car comes after the trip.
+          d.bound = true;
+          const o = offer.order;
+          o.phase = "assigned";
+          pendingChains.push({ d, o, at: now });
+        } else assign(d, offer.order, now);
+      } else {
+        if (offer.answerAt - offer.sent >= settings.acceptSeconds) timeouts += 1;
         offer.order.refused.add(d.id);
         offer.order.phase = offer.order.attempts >= settings.attempts ? "radio" : "free";
       }
     }
-    if (strategy === "pull-nearest") pull(orders.filter((o) => o.phase === "free"), now);
-    else {
-      pull(orders.filter((o) => o.phase === "radio"), now);
-      const batchDue = strategy !== "batched" || now % settings.batchSeconds === 0;
-      const free = orders.filter((o) => o.phase === "free");
-      if (batchDue && free.length > 0) offerRound(free, now);
+    // Chained orders start when the trip ends.
+    for (let k = pendingChains.length - 1; k >= 0; k--) {
+      const c = pendingChains[k]!;
+      if (c.d.freeAt <= now) {
+        pendingChains.splice(k, 1);
+        c.d.bound = false;
+        assign(c.d, c.o, now);
+      }
     }
+    for (let k = open.length - 1; k >= 0; k--) {
+      const ph = open[k]!.phase;
+      if (ph === "lost" || ph === "assigned" || ph === "cancelled") open.splice(k, 1);
+    }
+    if (policy.kind === "pull") pull(open.filter((o) => o.phase === "free"), now);
+    else {
+      pull(open.filter((o) => o.phase === "radio"), now);
+      const batchDue = policy.rule !== "BATCHED" || now % settings.batchSeconds === 0;
+      const free = open.filter((o) => o.phase === "free");
+      // A round decides the same when nothing changed; every 5 s it runs anyway (ages and radii grow).
+      if (batchDue && free.length > 0 && (dirty || now % 5 === 0)) offerRound(free, now);
+      dirty = false;
+    }
+    if (policy.steer && now % settings.hintEverySeconds === 0) steer(now);
   }
 
   function pull(free: SimOrder[], now: number): void {
@@ -168,24 +368,69 @@ export function playDay(plan: DayPlan, city: CityShape, strategy: StrategyName, 
       let best: { o: SimOrder; s: number } | undefined;
       for (const o of free) {
         if (claimed.has(o) || o.refused.has(d.id)) continue;
-        const s = travelSeconds(d.pos, o.p.pickup);
-        if (Math.hypot(d.pos.x - o.p.pickup.x, d.pos.y - o.p.pickup.y) > settings.radiusKm * 1000) continue;
+        if (straightMetres(d.place, o.p.pickup) > settings.radiusKm * 1000) continue;
+        const s = secondsBetween(d.place, o.p.pickup);
         if (!best || s < best.s) best = { o, s };
       }
       if (!best) continue;
+      // The same drivers as under offers: one who would refuse the order passes it over (and does not come back to it).
+      if (d.rng.float() < d.refuseShare) {
+        best.o.refused.add(d.id);
+        continue;
+      }
       claimed.add(best.o);
       assign(d, best.o, now);
     }
   }
 
+  function straightMetres(a: number, b: number): number {
+    const pa = roads.places[a]!;
+    const pb = roads.places[b]!;
+    return Math.hypot(pa.x - pb.x, pa.y - pb.y);
+  }
+
+  function steer(now: number): void {
+    const idle = drivers.filter((d) => isFree(d, now));
+    const free = idle.filter((d) => !d.moving);
+    const since = now - 30 * 60;
+    const demand = new Map<number, number>();
+    const recentPickups = new Map<number, number[]>();
+    for (let k = orders.length - 1; k >= 0 && orders[k]!.p.at >= since; k--) {
+      const r = plan.regionOfPlace[orders[k]!.p.pickup]!;
+      demand.set(r, (demand.get(r) ?? 0) + 1);
+      recentPickups.set(r, [...(recentPickups.get(r) ?? []), orders[k]!.p.pickup]);
+    }
+    const supply = new Map<number, number>();
+    // A car on its way counts where it is going.
+    for (const d of idle) {
+      const r = plan.regionOfPlace[d.moving ? d.moving.to : d.place]!;
+      supply.set(r, (supply.get(r) ?? 0) + 1);
+    }
+    for (const d of free) {
+      if (now - Math.max(d.lastJobEnd, d.queueSince ?? 0) < settings.hintEverySeconds) continue;
+      const loads: RegionLoad[] = regions.map((r) => ({ regionId: r, demand: demand.get(r) ?? 0, freeDrivers: supply.get(r) ?? 0 }));
+      const here = plan.regionOfPlace[d.place]!;
+      const hint = suggestRegion(loads, here);
+      if (!hint || !d.rng.chance(policy.steer!)) continue;
+      // Toward the region's demand: the pickup of one of its recent orders (a hot spot's pull, not one point for all).
+      const recent = recentPickups.get(hint.regionId) ?? [];
+      const to = recent.length ? recent[Math.floor(d.rng.float() * recent.length)]! : regionTarget.get(hint.regionId)!;
+      if (to < 0 || to === d.place) continue;
+      supply.set(here, (supply.get(here) ?? 1) - 1);
+      supply.set(hint.regionId, (supply.get(hint.regionId) ?? 0) + 1);
+      d.moving = { from: d.place, to, start: now, arriveAt: now + Math.round(secondsBetween(d.place, to)), metres: metresBetween(d.place, to) };
+    }
+  }
+
   function offerRound(free: SimOrder[], now: number): void {
-    const pool = drivers.filter((d) => isFree(d, now));
+    const pool = drivers.filter((d) => (isFree(d, now) || (policy.chains && !d.bound && d.offer === null && d.freeAt - now <= settings.chainSeconds)));
     if (pool.length === 0) return;
-    const inputs: OrderToDispatch[] = free.map((o) => ({
+    const raw: OrderToDispatch[] = free.map((o) => ({
       id: o.p.id,
       serviceId: 1,
-      regionId: regionOf(city, o.p.pickup),
-      ...degrees(o.p.pickup),
+      regionId: plan.regionOfPlace[o.p.pickup]!,
+      lat: roads.places[o.p.pickup]!.lat,
+      lon: roads.places[o.p.pickup]!.lon,
       waitingSeconds: now - o.p.at,
       neededOptions: [],
       refusedBy: o.refused,
@@ -193,7 +438,8 @@ export function playDay(plan: DayPlan, city: CityShape, strategy: StrategyName, 
     }));
     const queues = new Map<number, SimDriver[]>();
     for (const d of pool) {
-      const r = regionOf(city, d.pos);
+      if (d.freeAt > now) continue;
+      const r = plan.regionOfPlace[d.place]!;
       queues.set(r, [...(queues.get(r) ?? []), d]);
     }
     const place = new Map<number, { regionId: number; position: number }>();
@@ -202,15 +448,24 @@ export function playDay(plan: DayPlan, city: CityShape, strategy: StrategyName, 
     }
     const dInputs: DriverToDispatch[] = pool.map((d) => ({
       id: d.id,
-      ...degrees(d.pos),
+      lat: roads.places[d.place]!.lat,
+      lon: roads.places[d.place]!.lon,
       serviceIds: [1],
       options: [],
       balance: 0,
-      idleSeconds: now - d.lastJobEnd,
-      queue: strategy === "queue" ? place.get(d.id)! : null,
-      busyForSeconds: 0,
+      idleSeconds: Math.max(0, now - d.lastJobEnd),
+      queue: policy.queue ? (place.get(d.id) ?? null) : null,
+      busyForSeconds: Math.max(0, d.freeAt - now),
+      // Acceptance known to the dispatcher: the driver's own record, with a prior of 9 accepted out of 10.
+      acceptanceRate: (d.accepted + 9) / (d.offers + 10),
     }));
-    const assignments = planAssignments(inputs, dInputs, (i, j) => travelSeconds(pool[j]!.pos, free[i]!.p.pickup), strategy === "batched" ? "BATCHED" : "GREEDY");
+    const inputs = adaptToScarcity(raw, dInputs, policy.scarceRadiusKm ?? 0);
+    const arrival: ArrivalOf = (i, j) => secondsBetween(pool[j]!.place, free[i]!.p.pickup);
+    let assignments: Assignment[];
+    if (policy.rule === "PAIR") assignments = pairAssign(inputs, dInputs, arrival);
+    else if (policy.rule === "FCFS") assignments = greedyAssign(inputs, dInputs, arrival);
+    else if (policy.rule === "BATCHED" && !policy.queue) assignments = batchedAssign(inputs, dInputs, arrival, new Set(), undefined, policy.ageWeight ?? ORDER_AGE_WEIGHT);
+    else assignments = planAssignments(inputs, dInputs, arrival, policy.rule === "BATCHED" ? "BATCHED" : "GREEDY", policy.ageWeight);
     const byId = new Map(free.map((o) => [o.p.id, o]));
     const driverById = new Map(pool.map((d) => [d.id, d]));
     for (const a of assignments) {
@@ -218,24 +473,34 @@ export function playDay(plan: DayPlan, city: CityShape, strategy: StrategyName, 
       const d = driverById.get(a.driverId)!;
       o.phase = "offered";
       o.attempts += 1;
+      d.offers += 1;
+      offers += 1;
       const r = d.rng.float();
-      const refuse = r < settings.refuseShare;
-      const timeout = !refuse && r < settings.refuseShare + settings.timeoutShare;
+      const refuse = r < d.refuseShare;
+      const timeout = !refuse && r < d.refuseShare + d.timeoutShare;
       const answer = timeout ? settings.acceptSeconds : Math.round(d.rng.range(3, 12));
-      d.offer = { order: o, answerAt: now + answer, accept: !refuse && !timeout };
+      d.offer = { order: o, sent: now, answerAt: now + answer, accept: !refuse && !timeout, chain: a.chain };
     }
   }
 
-  const served = orders.filter((o) => o.phase === "assigned");
-  const shift = Math.max(1, ...drivers.map((d) => Math.max(d.freeAt, lastMinute)));
+  const served = orders.filter((o) => o.phase === "assigned" && o.waitSeconds !== null);
+  // Earnings per hour over the drivers' shift.
+  const hours = plan.minutes / 60;
   return {
-    strategy,
+    policy: policy.name,
     orders: orders.length,
     served: served.length,
-    lost: orders.filter((o) => o.phase === "lost").length,
-    waits: served.map((o) => o.arrivedAt! - o.p.at),
-    assignedWithin60: orders.filter((o) => o.acceptedAt !== null && o.acceptedAt - o.p.at <= 60).length,
-    utilisation: drivers.reduce((sum, d) => sum + d.busySeconds, 0) / (drivers.length * shift),
-    earnings: drivers.map((d) => d.earnings),
+    lost: orders.filter((o) => o.phase === "lost" || o.phase === "free" || o.phase === "radio" || o.phase === "offered" || (o.phase === "assigned" && o.waitSeconds === null)).length,
+    cancelled: orders.filter((o) => o.phase === "cancelled").length,
+    waitsAll: orders.map((o) => o.waitSeconds ?? o.p.patience),
+    waitsServed: served.map((o) => o.waitSeconds!),
+    emptyKm: emptyMetres / 1000,
+    occupiedKm: occupiedMetres / 1000,
+    steeringKm: steeringMetres / 1000,
+    offers,
+    timeouts,
+    // Busy time over the whole day played (the shift and the drain after it).
+    utilisation: drivers.reduce((sum, d) => sum + d.busySeconds, 0) / (drivers.length * Math.max(1, now, ...drivers.map((d) => d.freeAt))),
+    earningsPerHour: drivers.map((d) => d.earnings / hours),
   };
 }

@@ -8,7 +8,7 @@ import { listAudit } from "../../audit/list-audit";
 import { networkStatistics } from "../../routing/network-stats";
 
 const id = z.number().int().positive();
-const roles = z.array(z.enum(Object.values(UserRole) as [UserRole, ...UserRole[]])).min(1).max(4);
+const roles = z.array(z.enum(Object.values(UserRole) as [UserRole, ...UserRole[]])).min(1).max(Object.values(UserRole).length);
 const password = z.string().min(8).max(200);
 const template = z.string().trim().max(2000).nullable();
 
@@ -48,7 +48,7 @@ export const adminRouter = createTRPCRouter({
       .mutation(({ ctx, input }) => revokeConsoleApiKey(ctx.db, input.apiKeyId)),
     setCallback: adminProcedure
       .meta({ entity: "apiKey" })
-      .input(z.object({ apiKeyId: id, callbackTemplate: template }))
+      .input(z.object({ apiKeyId: id, callbackTemplate: template, rotateSecret: z.boolean().optional() }))
       .mutation(({ ctx, input }) => setCallbackTemplate(ctx.db, input)),
   }),
 

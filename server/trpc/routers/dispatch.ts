@@ -6,7 +6,7 @@
 // over server/dispatch.
 import { z } from "zod";
 import type { Actor } from "../../actor";
-import { adminProcedure, createTRPCRouter, dispatcherProcedure, roleProcedure } from "../init";
+import { adminProcedure, createTRPCRouter, dispatcherProcedure, boardReadProcedure, roleProcedure } from "../init";
 import { attemptsOf, candidatesFor, controlOf, sendToDriver, setPaused, takeBack, troubleOrders } from "../../dispatch/dispatcher";
 import { listQueues } from "../../dispatch/queue";
 import { deleteDispatchSettings, listDispatchSettings, saveDispatchSettings, settingsInput } from "../../dispatch/settings-admin";
@@ -18,7 +18,7 @@ const actorOf = (user: { id: number }): Actor => ({ type: "USER", id: String(use
 const plain = <T extends { minBalance: bigint }>(s: T) => ({ ...s, minBalance: Number(s.minBalance) });
 
 export const dispatchRouter = createTRPCRouter({
-  settings: roleProcedure("ADMIN", "DISPATCHER").query(async ({ ctx }) => (await listDispatchSettings(ctx.db)).map(plain)),
+  settings: roleProcedure("ADMIN", "DISPATCHER", "MANAGER").query(async ({ ctx }) => (await listDispatchSettings(ctx.db)).map(plain)),
 
   saveSettings: adminProcedure
     .meta({ entity: "dispatchSetting" })
@@ -34,12 +34,12 @@ export const dispatchRouter = createTRPCRouter({
     }),
 
   /** The order card's part: the control (paused, attempts) and every offer made. */
-  order: dispatcherProcedure.input(z.object({ orderId: id })).query(async ({ ctx, input }) => ({
+  order: boardReadProcedure.input(z.object({ orderId: id })).query(async ({ ctx, input }) => ({
     control: await controlOf(ctx.db, input.orderId),
     attempts: await attemptsOf(ctx.db, input.orderId),
   })),
 
-  candidates: dispatcherProcedure.input(z.object({ orderId: id })).query(({ ctx, input }) => candidatesFor(ctx.db, input.orderId)),
+  candidates: boardReadProcedure.input(z.object({ orderId: id })).query(({ ctx, input }) => candidatesFor(ctx.db, input.orderId)),
 
   pause: dispatcherProcedure
     .meta({ entity: "order" })
@@ -65,7 +65,7 @@ export const dispatchRouter = createTRPCRouter({
       return { orderId: input.orderId };
     }),
 
-  queues: dispatcherProcedure.input(z.object({ cityId: id.optional() })).query(({ ctx, input }) => listQueues(ctx.db, input.cityId)),
+  queues: boardReadProcedure.input(z.object({ cityId: id.optional() })).query(({ ctx, input }) => listQueues(ctx.db, input.cityId)),
 
-  trouble: dispatcherProcedure.query(({ ctx }) => troubleOrders(ctx.db)),
+  trouble: boardReadProcedure.query(({ ctx }) => troubleOrders(ctx.db)),
 });

@@ -1,7 +1,9 @@
 // Live events for the console over SSE (httpSubscriptionLink): the event bus
 // of server/events/bus.ts, filtered by what the operator's roles may see.
-// The operator is re-checked every RECHECK_MS so that a disabled user's open
-// stream ends too.
+// A stream ends at once when the operator's sessions are revoked (sign-out,
+// a password reset, a role change, disabling: server/auth/session-epoch.ts
+// publishes user.sessionsRevoked on every instance), and the operator is
+// re-checked every RECHECK_MS besides.
 import { TRPCError } from "@trpc/server";
 import { createTRPCRouter, protectedProcedure } from "../init";
 import { subscribe, type LiveEvent } from "../../events/bus";
@@ -15,13 +17,17 @@ const RECHECK_MS = 30_000;
 const MAX_QUEUE = 2_000;
 
 const ROLES_OF: Record<LiveEvent["type"], UserRole[]> = {
-  "order.created": ["DISPATCHER"],
-  "order.changed": ["DISPATCHER"],
-  "driver.changed": ["DISPATCHER"],
+  "order.created": ["DISPATCHER", "MANAGER"],
+  "order.changed": ["DISPATCHER", "MANAGER"],
+  "driver.changed": ["DISPATCHER", "MANAGER"],
   "balance.changed": ["ACCOUNTANT"],
   "exchange.changed": ["EXCHANGE_OPERATOR"],
   "outbox.changed": ["ADMIN"],
-  "offer.changed": ["DISPATCHER"],
+  "offer.changed": ["DISPATCHER", "MANAGER"],
+  "driver.message": ["DISPATCHER"],
+  // Not for display: they end streams (below, and server/driver-app/offers.ts).
+  "user.sessionsRevoked": [],
+  "driver.accessRevoked": [],
 };
 
 export type ConsoleEvent = LiveEvent | { type: "resync" };
@@ -49,7 +55,13 @@ export const liveRouter = createTRPCRouter({
     const userId = user.id;
     const queue: ConsoleEvent[] = [];
     let wake: (() => void) | undefined;
+    let revoked = false;
     const off = subscribe((event) => {
+      if (event.type === "user.sessionsRevoked" && event.userId === userId) {
+        revoked = true;
+        wake?.();
+        return;
+      }
       if (!visibleTo(user, event)) return;
       if (queue.length >= MAX_QUEUE) {
         queue.length = 0;
@@ -66,12 +78,13 @@ export const liveRouter = createTRPCRouter({
         let timer: ReturnType<typeof setTimeout> | undefined;
         await new Promise<void>((resolve) => {
           wake = resolve;
-          timer = setTimeout(resolve, RECHECK_MS);
+          timer = setTimeout(resolve, revoked ? 0 : RECHECK_MS);
         });
         clearTimeout(timer);
         wake = undefined;
-        if (Date.now() - lastCheck >= RECHECK_MS) {
+        if (revoked || Date.now() - lastCheck >= RECHECK_MS) {
           lastCheck = Date.now();
+          revoked = false;
           const fresh = await resolveConsoleUser(ctx.db, ctx.claims);
           if (!fresh) throw new TRPCError({ code: "UNAUTHORIZED", message: serverMessages[ctx.locale].signInAgain });
           user = fresh;

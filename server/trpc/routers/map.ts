@@ -2,20 +2,20 @@
 // map, a driver's card and an order's route. A thin adapter over
 // server/console/map.ts; the live part arrives over live.events.
 import { z } from "zod";
-import { createTRPCRouter, dispatcherProcedure, roleProcedure } from "../init";
+import { createTRPCRouter, boardReadProcedure, roleProcedure } from "../init";
 import { cityBasemap, mapDriverCard, mapOverview, orderRoute, regionCounts } from "../../console/map";
 
 const id = z.number().int().positive();
 
 export const mapRouter = createTRPCRouter({
-  overview: dispatcherProcedure.input(z.object({ cityId: id.optional() })).query(({ ctx, input }) => mapOverview(ctx.db, input)),
+  overview: boardReadProcedure.input(z.object({ cityId: id.optional() })).query(({ ctx, input }) => mapOverview(ctx.db, input)),
 
-  counts: dispatcherProcedure.input(z.object({ cityId: id })).query(({ ctx, input }) => regionCounts(ctx.db, input.cityId)),
+  counts: boardReadProcedure.input(z.object({ cityId: id })).query(({ ctx, input }) => regionCounts(ctx.db, input.cityId)),
 
   /** The plain base map from our streets (the region editor of administrators draws it too). */
-  basemap: roleProcedure("DISPATCHER", "ADMIN").input(z.object({ cityId: id })).query(({ ctx, input }) => cityBasemap(ctx.db, input.cityId)),
+  basemap: roleProcedure("DISPATCHER", "ADMIN", "MANAGER").input(z.object({ cityId: id })).query(({ ctx, input }) => cityBasemap(ctx.db, input.cityId)),
 
-  driver: dispatcherProcedure.input(z.object({ driverId: id })).query(({ ctx, input }) => mapDriverCard(ctx.db, input.driverId)),
+  driver: boardReadProcedure.input(z.object({ driverId: id })).query(({ ctx, input }) => mapDriverCard(ctx.db, input.driverId)),
 
-  route: dispatcherProcedure.input(z.object({ orderId: id })).query(({ ctx, input }) => orderRoute(ctx.db, input.orderId)),
+  route: boardReadProcedure.input(z.object({ orderId: id })).query(({ ctx, input }) => orderRoute(ctx.db, input.orderId)),
 });

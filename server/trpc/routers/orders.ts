@@ -3,7 +3,7 @@
 // edits, and the phone order (estimate and creation). A thin adapter over
 // server/console/* and server/orders/*.
 import { z } from "zod";
-import { createTRPCRouter, dispatcherProcedure } from "../init";
+import { adminProcedure, createTRPCRouter, dispatcherProcedure, boardReadProcedure, roleProcedure } from "../init";
 import type { Actor } from "../../actor";
 import { boardFilterSchema, orderStateSchema } from "../../../shared/orders/board-filter";
 import { boardRowsByIds, countBoardGroups, listBoardOrders, listModerationQueue } from "../../console/order-board";
@@ -13,7 +13,11 @@ import { approveModeratedOrder } from "../../orders/approve-moderated-order";
 import { rejectModeratedOrder } from "../../orders/reject-moderated-order";
 import { recentAddresses } from "../../console/recent-addresses";
 import { callSignOf } from "../../console/drivers";
-import { moveOrder } from "../../orders/move-order";
+import { giveToDriverByCallSign } from "../../console/give-to-driver";
+import { attention, listAgeLimits, saveAgeLimit } from "../../console/order-age";
+import { possibleDuplicates } from "../../console/duplicates";
+import { AGE_KINDS } from "../../../shared/orders/age";
+import { moveByOperator } from "../../console/status-move";
 import { createOrder, createOrderFromToken } from "../../orders/create-order";
 import { estimatePrice } from "../../pricing/estimate";
 import { isDomainError } from "../../errors";
@@ -71,26 +75,26 @@ function point(a: z.output<typeof addressSchema>) {
 }
 
 export const ordersRouter = createTRPCRouter({
-  board: dispatcherProcedure
+  board: boardReadProcedure
     .input(z.object({ filter: boardFilterSchema, cursor: id.nullish(), limit: z.number().int().min(10).max(500).default(100) }))
     .query(({ ctx, input }) => listBoardOrders(ctx.db, input)),
 
   /** The rows among `ids` that match the filter now: the board patches itself with these on live events. */
-  boardRows: dispatcherProcedure
+  boardRows: boardReadProcedure
     .input(z.object({ filter: boardFilterSchema, ids: z.array(id).max(500) }))
     .query(({ ctx, input }) => boardRowsByIds(ctx.db, input)),
 
-  moderation: dispatcherProcedure.query(({ ctx }) => listModerationQueue(ctx.db)),
+  moderation: boardReadProcedure.query(({ ctx }) => listModerationQueue(ctx.db)),
 
-  counts: dispatcherProcedure.query(({ ctx }) => countBoardGroups(ctx.db)),
+  counts: boardReadProcedure.query(({ ctx }) => countBoardGroups(ctx.db)),
 
-  get: dispatcherProcedure.input(z.object({ id })).query(({ ctx, input }) => getOrderDetails(ctx.db, input.id)),
+  get: boardReadProcedure.input(z.object({ id })).query(({ ctx, input }) => getOrderDetails(ctx.db, input.id)),
 
   move: dispatcherProcedure
     .meta({ entity: "order" })
     .input(z.object({ orderId: id, to: orderStateSchema, expectedVersion: version, reason: text(500).optional(), driverId: id.nullish() }))
     .mutation(async ({ ctx, input }) => {
-      const moved = await moveOrder(ctx.db, {
+      const moved = await moveByOperator(ctx.db, {
         orderId: input.orderId,
         to: input.to,
         expectedVersion: input.expectedVersion,
@@ -109,6 +113,28 @@ export const ordersRouter = createTRPCRouter({
       const driverCallSign = moved.driverId ? await callSignOf(ctx.db, moved.driverId) : null;
       return { id: moved.id, from: moved.from, to: moved.to, version: moved.version, driverCallSign };
     }),
+
+  /** Active orders of the phone with a pickup near this one: the phone order form asks before saving another. */
+  duplicates: dispatcherProcedure
+    .input(z.object({ phone: text(30).min(5), street: text(200).min(1), house: text(20).default(""), lat: z.number().min(-90).max(90).optional(), lon: z.number().min(-180).max(180).optional() }))
+    .query(({ ctx, input }) => possibleDuplicates(ctx.db, input)),
+
+  /** The orders that need a person: past their red limit (ids), amber, on moderation (the title, the alarms). */
+  attention: boardReadProcedure.query(({ ctx }) => attention(ctx.db)),
+
+  /** The age limits per kind of wait: the board colours its age column by them; administrators edit them. */
+  ageLimits: roleProcedure("DISPATCHER", "ADMIN", "MANAGER").query(({ ctx }) => listAgeLimits(ctx.db)),
+
+  saveAgeLimit: adminProcedure
+    .meta({ entity: "orderAgeLimit" })
+    .input(z.object({ kind: z.enum(AGE_KINDS), amberSeconds: z.number().int().min(0).max(7 * 86_400), redSeconds: z.number().int().min(0).max(7 * 86_400) }))
+    .mutation(({ ctx, input }) => saveAgeLimit(ctx.db, input)),
+
+  /** The card's driver field: a call sign and Enter; a refusal says why the driver does not fit. */
+  giveToDriver: dispatcherProcedure
+    .meta({ entity: "order" })
+    .input(z.object({ orderId: id, expectedVersion: version, callSign: text(30).min(1) }))
+    .mutation(({ ctx, input }) => giveToDriverByCallSign(ctx.db, { ...input, actor: actorOf(ctx.user) })),
 
   reject: dispatcherProcedure
     .meta({ entity: "order" })

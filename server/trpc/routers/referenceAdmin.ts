@@ -28,7 +28,7 @@ import {
 } from "../../console/reference-admin";
 import { MAX_POLYGON_POINTS } from "../../../shared/geometry/polygon";
 import { config } from "../../config";
-import { rateFieldsSchema } from "../../pricing/rate-shape";
+import { rateFieldsSchema, rateKindSchema } from "../../pricing/rate-shape";
 
 const id = z.number().int().positive();
 const text = (max: number) => z.string().trim().max(max);
@@ -92,6 +92,7 @@ export const referenceAdminRouter = createTRPCRouter({
         queueId: id.nullable().default(null),
         name,
         isBasic: z.boolean().default(false),
+        kind: rateKindSchema.default("FIXED"),
         ...rateFieldsSchema.shape,
       }),
     )

@@ -44,6 +44,9 @@ export const ru = {
     editCallback: "Изменить",
     callbackSaved: "Адрес уведомлений сохранён",
     noCallback: "не задан",
+    callbackSecret: "Секрет подписи уведомлений",
+    callbackSecretWarning: "Секрет подписывает каждое уведомление (заголовок X-Callback-Signature). Скопируйте его сейчас: он показывается один раз.",
+    rotateSecret: "Выпустить новый секрет подписи",
   },
   audit: {
     title: "Журнал действий",
@@ -150,6 +153,9 @@ export const en: typeof ru = {
     editCallback: "Edit",
     callbackSaved: "Callback URL saved",
     noCallback: "not set",
+    callbackSecret: "Callback signing secret",
+    callbackSecretWarning: "The secret signs every callback (the X-Callback-Signature header). Copy it now: it is shown once.",
+    rotateSecret: "Issue a new signing secret",
   },
   audit: {
     title: "Audit log",

@@ -37,7 +37,15 @@ export const ru = {
     ordersCount: (n: number) => `Заказов: ${n}`,
     noStreets: "Улица не найдена",
     required: "Обязательное поле",
+    tooShort: "Слишком короткий номер",
     publicPlace: "место",
+    duplicate: {
+      title: "Похоже на повторный звонок",
+      text: (n: number) => (n === 1 ? "У этого номера уже есть активный заказ с подачей рядом:" : `У этого номера уже есть ${n} активных заказа с подачей рядом:`),
+      order: (id: number, address: string, state: string) => `№${id} · ${address} · ${state}`,
+      keep: "Не создавать",
+      create: "Создать ещё один",
+    },
   },
 };
 
@@ -78,6 +86,14 @@ export const en: typeof ru = {
     ordersCount: (n: number) => `Orders: ${n}`,
     noStreets: "No such street",
     required: "Required",
+    tooShort: "The number is too short",
     publicPlace: "place",
+    duplicate: {
+      title: "This looks like a repeat call",
+      text: (n: number) => (n === 1 ? "This number already has an active order with a pickup nearby:" : `This number already has ${n} active orders with a pickup nearby:`),
+      order: (id: number, address: string, state: string) => `#${id} · ${address} · ${state}`,
+      keep: "Do not create",
+      create: "Create another",
+    },
   },
 };

@@ -41,6 +41,10 @@ const ADMIN = ["ADMIN"] as const;
 const ACCOUNTANT = ["ACCOUNTANT", "ADMIN"] as const;
 const DESK = ["EXCHANGE_OPERATOR", "DISPATCHER"] as const;
 const OPERATOR = ["EXCHANGE_OPERATOR"] as const;
+/** Reading the board: managers read it too, and change nothing. */
+const BOARD = ["DISPATCHER", "MANAGER"] as const;
+/** The reports (docs/reports.md). */
+const REPORTS = ["MANAGER", "ADMIN", "ACCOUNTANT"] as const;
 
 const MISSING = 999_999;
 const ok = (what: string, input: Case["input"]): Case => ({ what, input, gives: "ok" });
@@ -65,13 +69,14 @@ const DISPATCH_RULE = {
 export const EXPECTATIONS: Record<string, Expectation> = {
   "session.me": { access: "any operator", audit: false, bad: null, cases: [ok("who am I", () => undefined)] },
   "session.setLocale": { access: "any operator", audit: "user", bad: { locale: "de" }, cases: [ok("remembers the language", () => ({ locale: "en" }))] },
+  "session.signOutEverywhere": { access: "any operator", audit: "user", bad: null, cases: [], why: "it ends the caller's own sessions: tests/security/sessions.test.ts, over HTTP with real cookies" },
 
-  "orders.board": { access: DISPATCHER, audit: false, bad: { filter: {}, limit: 5 }, cases: [ok("the board", () => ({ filter: {} }))] },
-  "orders.boardRows": { access: DISPATCHER, audit: false, bad: { filter: {}, ids: "1" }, cases: [ok("rows by id", (fx) => ({ filter: {}, ids: [fx.orderId] }))] },
-  "orders.moderation": { access: DISPATCHER, audit: false, bad: null, cases: [ok("the moderation queue", () => undefined)] },
-  "orders.counts": { access: DISPATCHER, audit: false, bad: null, cases: [ok("counts", () => undefined)] },
+  "orders.board": { access: BOARD, audit: false, bad: { filter: {}, limit: 5 }, cases: [ok("the board", () => ({ filter: {} }))] },
+  "orders.boardRows": { access: BOARD, audit: false, bad: { filter: {}, ids: "1" }, cases: [ok("rows by id", (fx) => ({ filter: {}, ids: [fx.orderId] }))] },
+  "orders.moderation": { access: BOARD, audit: false, bad: null, cases: [ok("the moderation queue", () => undefined)] },
+  "orders.counts": { access: BOARD, audit: false, bad: null, cases: [ok("counts", () => undefined)] },
   "orders.get": {
-    access: DISPATCHER,
+    access: BOARD,
     audit: false,
     bad: { id: 0 },
     cases: [ok("an order", (fx) => ({ id: fx.orderId })), notFound("an unknown order", () => ({ id: MISSING }))],
@@ -85,7 +90,7 @@ export const EXPECTATIONS: Record<string, Expectation> = {
         const order = await freshOrder();
         return { orderId: order.id, to: "DONE_CANCELLED", expectedVersion: order.version, reason: "fast tier" };
       }),
-      notFound("an unknown order", () => ({ orderId: MISSING, to: "DONE_CANCELLED", expectedVersion: 0 })),
+      notFound("an unknown order", () => ({ orderId: MISSING, to: "DONE_CANCELLED", expectedVersion: 0, reason: "fast tier" })),
       {
         what: "a move the state machine forbids (a cancelled order back to free)",
         input: async () => {
@@ -95,9 +100,55 @@ export const EXPECTATIONS: Record<string, Expectation> = {
         },
         gives: { code: "UNPROCESSABLE_CONTENT", domainCode: "FORBIDDEN_MOVE" },
       },
+      {
+        what: "a final move without a reason: refused, nothing changed (issue 34)",
+        input: async () => {
+          const order = await freshOrder();
+          return { orderId: order.id, to: "DONE_OPERATOR_REJECTED", expectedVersion: order.version, reason: "  " };
+        },
+        gives: { code: "BAD_REQUEST", domainCode: "BAD_PARAMETER" },
+      },
+      {
+        what: "completed for an order no driver holds (on a trip through the API): refused by the state machine (issue 34)",
+        input: async () => {
+          const order = await freshOrder();
+          let version = order.version;
+          for (const to of ["SENT_TO_DRIVER", "CONFIRMED", "IN_PROCESS"] as const) version = (await moveOrder(db(), { orderId: order.id, to, actor: { type: "SYSTEM", id: "fast-tier" } })).version;
+          return { orderId: order.id, to: "DONE_SUCCESSFUL", expectedVersion: version, reason: "the trip is over" };
+        },
+        gives: { code: "UNPROCESSABLE_CONTENT", domainCode: "FORBIDDEN_MOVE" },
+      },
     ],
   },
   "orders.approve": { access: DISPATCHER, audit: "order", bad: { orderId: "x", expectedVersion: 0 }, cases: [notFound("an unknown order", () => ({ orderId: MISSING, expectedVersion: 0 }))] },
+  "orders.duplicates": { access: DISPATCHER, audit: false, bad: { phone: "1", street: "" }, cases: [ok("the phone's active orders near the pickup", () => ({ phone: "89161112233", street: "ул. Ленина", house: "2" }))] },
+  "orders.attention": { access: BOARD, audit: false, bad: null, cases: [ok("the orders that need a person", () => undefined)] },
+  "orders.ageLimits": { access: ["DISPATCHER", "ADMIN", "MANAGER"], audit: false, bad: null, cases: [ok("the age limits", () => undefined)] },
+  "orders.saveAgeLimit": {
+    access: ADMIN,
+    audit: "orderAgeLimit",
+    bad: { kind: "NAP", amberSeconds: 1, redSeconds: 2 },
+    cases: [
+      ok("sets a kind's limits", () => ({ kind: "FREE", amberSeconds: 180, redSeconds: 420 })),
+      { what: "red before amber: refused", input: () => ({ kind: "FREE", amberSeconds: 400, redSeconds: 300 }), gives: { code: "BAD_REQUEST", domainCode: "BAD_PARAMETER" } },
+    ],
+  },
+  "orders.giveToDriver": {
+    access: DISPATCHER,
+    audit: "order",
+    bad: { orderId: 1, expectedVersion: 0, callSign: "" },
+    cases: [
+      notFound("an unknown order", () => ({ orderId: MISSING, expectedVersion: 0, callSign: "1" })),
+      {
+        what: "an unknown call sign: refused with the reason",
+        input: async () => {
+          const order = await freshOrder();
+          return { orderId: order.id, expectedVersion: order.version, callSign: `no-${unique()}` };
+        },
+        gives: { code: "UNPROCESSABLE_CONTENT", domainCode: "NOT_ACCEPTABLE" },
+      },
+    ],
+  },
   "orders.reject": { access: DISPATCHER, audit: "order", bad: { orderId: 1, expectedVersion: 0, reason: "" }, cases: [notFound("an unknown order", () => ({ orderId: MISSING, expectedVersion: 0, reason: "fast tier" }))] },
   "orders.update": {
     access: DISPATCHER,
@@ -120,7 +171,7 @@ export const EXPECTATIONS: Record<string, Expectation> = {
     cases: [ok("a phone order", () => ({ phone: "89161112233", pickup })), notFound("an unknown service", () => ({ phone: "89161112233", pickup, serviceId: MISSING })), { what: "a blacklisted phone", input: () => ({ phone: BLACKLISTED_PHONE, pickup }), gives: { code: "UNPROCESSABLE_CONTENT", domainCode: "BLACKLISTED" } }],
   },
 
-  "dispatch.settings": { access: ["ADMIN", "DISPATCHER"], audit: false, bad: null, cases: [ok("the distribution rules", () => undefined)] },
+  "dispatch.settings": { access: ["ADMIN", "DISPATCHER", "MANAGER"], audit: false, bad: null, cases: [ok("the distribution rules", () => undefined)] },
   "dispatch.saveSettings": {
     access: ADMIN,
     audit: "dispatchSetting",
@@ -131,8 +182,8 @@ export const EXPECTATIONS: Record<string, Expectation> = {
     ],
   },
   "dispatch.deleteSettings": { access: ADMIN, audit: "dispatchSetting", bad: { id: 0 }, cases: [notFound("an unknown rule", () => ({ id: MISSING }))] },
-  "dispatch.order": { access: DISPATCHER, audit: false, bad: { orderId: "x" }, cases: [ok("the order's offers and control", (fx) => ({ orderId: fx.orderId }))] },
-  "dispatch.candidates": { access: DISPATCHER, audit: false, bad: { orderId: 0 }, cases: [ok("drivers with arrival times", (fx) => ({ orderId: fx.orderId }))] },
+  "dispatch.order": { access: BOARD, audit: false, bad: { orderId: "x" }, cases: [ok("the order's offers and control", (fx) => ({ orderId: fx.orderId }))] },
+  "dispatch.candidates": { access: BOARD, audit: false, bad: { orderId: 0 }, cases: [ok("drivers with arrival times", (fx) => ({ orderId: fx.orderId }))] },
   "dispatch.pause": {
     access: DISPATCHER,
     audit: "order",
@@ -149,13 +200,21 @@ export const EXPECTATIONS: Record<string, Expectation> = {
       { what: "a free order has no driver to take it from", input: async () => ({ orderId: (await freshOrder()).id }), gives: { code: "CONFLICT", domainCode: "CONFLICT" } },
     ],
   },
-  "dispatch.queues": { access: DISPATCHER, audit: false, bad: { cityId: "x" }, cases: [ok("parking queues", () => ({}))] },
-  "dispatch.trouble": { access: DISPATCHER, audit: false, bad: null, cases: [ok("orders in trouble", () => undefined)] },
+  "dispatch.queues": { access: BOARD, audit: false, bad: { cityId: "x" }, cases: [ok("parking queues", () => ({}))] },
+  "dispatch.trouble": { access: BOARD, audit: false, bad: null, cases: [ok("orders in trouble", () => undefined)] },
+  "shift.fleet": { access: BOARD, audit: false, bad: { cityId: -1 }, cases: [ok("fleet counters", () => ({}))] },
+  "shift.alarm": { access: BOARD, audit: false, bad: null, cases: [ok("the operator's alarm sound", () => undefined)] },
+  "shift.saveAlarm": {
+    access: DISPATCHER,
+    audit: "userAlarmSetting",
+    bad: { volume: 101 },
+    cases: [ok("saves the volume", () => ({ volume: 40 })), ok("switches the sound off", () => ({ soundOn: false }))],
+  },
 
   "reference.lookups": { access: "any operator", audit: false, bad: null, cases: [ok("cities, services, regions", () => undefined)] },
   "reference.streets": { access: DISPATCHER, audit: false, bad: { q: "" }, cases: [ok("street search", () => ({ q: "Лен" }))] },
   "reference.assignableDrivers": { access: DISPATCHER, audit: false, bad: { serviceId: -1 }, cases: [ok("drivers", () => ({}))] },
-  "drivers.list": { access: DISPATCHER, audit: false, bad: { state: "ASLEEP" }, cases: [ok("drivers", () => ({}))] },
+  "drivers.list": { access: BOARD, audit: false, bad: { state: "ASLEEP" }, cases: [ok("drivers", () => ({}))] },
 
   "admin.roads": { access: ADMIN, audit: false, bad: null, cases: [ok("road networks", () => undefined)] },
   "admin.users.list": { access: ADMIN, audit: false, bad: null, cases: [ok("users", () => undefined)] },
@@ -204,11 +263,12 @@ export const EXPECTATIONS: Record<string, Expectation> = {
 
   "live.events": { access: "any operator", audit: false, bad: null, cases: [], why: "a subscription: its own test below (events filtered by role)" },
 
-  "map.overview": { access: DISPATCHER, audit: false, bad: { cityId: "x" }, cases: [ok("the map", () => ({}))] },
-  "map.counts": { access: DISPATCHER, audit: false, bad: {}, cases: [ok("region counts", (fx) => ({ cityId: fx.cityId }))] },
-  "map.basemap": { access: ["DISPATCHER", "ADMIN"], audit: false, bad: { cityId: 0 }, cases: [ok("the base map", (fx) => ({ cityId: fx.cityId }))] },
-  "map.driver": { access: DISPATCHER, audit: false, bad: { driverId: "x" }, cases: [ok("a driver's card", (fx) => ({ driverId: fx.driverId })), notFound("an unknown driver", () => ({ driverId: MISSING }))] },
-  "map.route": { access: DISPATCHER, audit: false, bad: {}, cases: [ok("an order's route", (fx) => ({ orderId: fx.orderId }))] },
+  "map.overview": { access: BOARD, audit: false, bad: { cityId: "x" }, cases: [ok("the map", () => ({}))] },
+  "map.counts": { access: BOARD, audit: false, bad: {}, cases: [ok("region counts", (fx) => ({ cityId: fx.cityId }))] },
+  "map.basemap": { access: ["DISPATCHER", "ADMIN", "MANAGER"], audit: false, bad: { cityId: 0 }, cases: [ok("the base map", (fx) => ({ cityId: fx.cityId }))] },
+  "map.driver": { access: BOARD, audit: false, bad: { driverId: "x" }, cases: [ok("a driver's card", (fx) => ({ driverId: fx.driverId })), notFound("an unknown driver", () => ({ driverId: MISSING }))] },
+  "map.route": { access: BOARD, audit: false, bad: {}, cases: [ok("an order's route", (fx) => ({ orderId: fx.orderId }))] },
+  "ratings.driver": { access: DISPATCHER, audit: false, bad: { driverId: "x" }, cases: [ok("a driver's rating", (fx) => ({ driverId: fx.driverId }))] },
 
   "balances.totals": { access: ACCOUNTANT, audit: false, bad: null, cases: [ok("totals", () => undefined)] },
   "balances.drivers": { access: ACCOUNTANT, audit: false, bad: { limit: 1 }, cases: [ok("driver accounts", () => ({}))] },
@@ -326,4 +386,51 @@ export const EXPECTATIONS: Record<string, Expectation> = {
     cases: [notFound("an unknown participant", () => ({ participantId: MISSING, userName: "Оператор", password: "a-long-password-1" }))],
   },
   "certificates.revoke": { access: OPERATOR, audit: "certificate", bad: { serial: "" }, cases: [notFound("an unknown serial", () => ({ serial: "0abc" }))] },
+
+  // The reports (docs/reports.md): managers, administrators, accountants read; the shift start is the administrator's.
+  "reports.orders": {
+    access: REPORTS,
+    audit: false,
+    bad: { period: "fortnight" },
+    cases: [
+      ok("the shift's orders", () => ({ period: "shift" })),
+      { what: "a period over a year", input: () => ({ period: "range", from: "2025-01-01", to: "2026-06-01" }), gives: { code: "BAD_REQUEST", domainCode: "BAD_PARAMETER" } },
+      { what: "a malformed date", input: () => ({ period: "day", date: "2026-02-30" }), gives: { code: "BAD_REQUEST", domainCode: "BAD_PARAMETER" } },
+    ],
+  },
+  "reports.waits": { access: REPORTS, audit: false, bad: { period: "shift", colour: "red" }, cases: [ok("the week's waits", () => ({ period: "week" }))] },
+  "reports.money": { access: REPORTS, audit: false, bad: { period: "shift", cityId: "x" }, cases: [ok("the month's money", () => ({ period: "month" })), notFound("an unknown city", () => ({ period: "shift", cityId: MISSING }))] },
+  "reports.drivers": { access: REPORTS, audit: false, bad: { period: "day", driverId: -1 }, cases: [ok("the day's drivers", () => ({ period: "day" }))] },
+  "reports.dispatch": { access: REPORTS, audit: false, bad: {}, cases: [ok("a range's dispatch", () => ({ period: "range", from: "2026-11-01", to: "2026-11-25" }))] },
+  "reports.choices": { access: REPORTS, audit: false, bad: null, cases: [ok("the filters' choices", () => undefined)] },
+  "reports.setShiftStart": { access: ADMIN, audit: "setting", bad: { hour: 24 }, cases: [ok("the shift starts at eight", () => ({ hour: 8 }))] },
+  "sms.templates": { access: ADMIN, audit: false, bad: { serviceId: "x" }, cases: [ok("a service's texts and settings", (fx) => ({ serviceId: fx.serviceId })), notFound("an unknown service", () => ({ serviceId: MISSING }))] },
+  "sms.saveTemplate": {
+    access: ADMIN,
+    audit: "smsTemplate",
+    bad: { serviceId: 1, language: "de", event: "ASSIGNED", text: "x" },
+    cases: [
+      ok("a service's own text", (fx) => ({ serviceId: fx.serviceId, language: "en", event: "FARE", text: "Fare %fare% RUB" })),
+      ok("back to the built-in text", (fx) => ({ serviceId: fx.serviceId, language: "en", event: "FARE", text: null })),
+      { what: "an unknown placeholder: refused", input: (fx) => ({ serviceId: fx.serviceId, language: "en", event: "FARE", text: "%secret%" }), gives: { code: "BAD_REQUEST", domainCode: "BAD_PARAMETER" } },
+    ],
+  },
+  "sms.saveSettings": {
+    access: ADMIN,
+    audit: "smsServiceSetting",
+    bad: { serviceId: 1, language: "ru", sender: "", patienceMinutes: -1 },
+    cases: [ok("the service's language, sender and patience", (fx) => ({ serviceId: fx.serviceId, language: "ru", sender: "", patienceMinutes: 0 })), notFound("an unknown service", () => ({ serviceId: MISSING, language: "ru", sender: "", patienceMinutes: 0 }))],
+  },
+  "sms.order": { access: ["DISPATCHER", "ADMIN"], audit: false, bad: { orderId: "x" }, cases: [ok("the order's messages", (fx) => ({ orderId: fx.orderId }))] },
+  // The taximeter and the messages between dispatch and drivers (tests/integration/driver-meter.test.ts over HTTP).
+  "meter.order": { access: DISPATCHER, audit: false, bad: { orderId: "x" }, cases: [ok("a fixed-price order has no meter", (fx) => ({ orderId: fx.orderId }))] },
+  "messages.unread": { access: DISPATCHER, audit: false, bad: null, cases: [ok("the unread answers", () => undefined)] },
+  "messages.recent": { access: DISPATCHER, audit: false, bad: { limit: 0 }, cases: [ok("every thread", () => ({})), ok("one driver's", (fx) => ({ driverId: fx.driverId }))] },
+  "messages.send": {
+    access: DISPATCHER,
+    audit: "driverMessage",
+    bad: { to: { driverId: 1 }, text: "" },
+    cases: [ok("to one driver", (fx) => ({ to: { driverId: fx.driverId }, text: "Проверка связи" })), notFound("an unknown driver", () => ({ to: { driverId: MISSING }, text: "x" }))],
+  },
+  "messages.markRead": { access: DISPATCHER, audit: "driverMessage", bad: { driverId: 0 }, cases: [ok("a driver's answers", (fx) => ({ driverId: fx.driverId }))] },
 };

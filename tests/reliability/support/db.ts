@@ -202,10 +202,13 @@ export async function cloneTemplate(template: Template): Promise<TestDatabase> {
  * Bookkeeping columns that a refused request may still touch: when an API
  * key or an exchange session was last used (a key that authenticates is
  * "used" even when its request is then refused), and the exchange's checks
- * of participants' servers. Everything else must stay exactly as it was.
+ * of participants' servers; and when a driver's app was last heard from (any
+ * call with a good driver key proves the app alive, refused or not:
+ * server/dispatch/liveness.ts). Everything else must stay exactly as it was.
  */
 export const VOLATILE_COLUMNS: Record<string, string[]> = {
   api_key: ["last_used_at"],
+  driver: ["app_seen_at"],
   exchange_session: ["last_used_at"],
   exchange_server: ["last_check_at", "last_check_ok", "vendor", "services_at"],
 };

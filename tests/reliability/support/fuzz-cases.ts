@@ -291,7 +291,10 @@ function renderDispatch(plan: DispatchPlan): RawRequest {
       headers["content-type"] = "application/json";
       break;
     case "raw-bytes":
-      payload = Buffer.from([0xff, 0xfe, 0x00, 0xc3, 0x28, 0x3d, 0x26, 0xed, 0xa0, 0x80, ...Buffer.from(queryString(body), "latin1")]);
+      // invalid UTF-8, then "&" so that the plan's first parameter keeps its name
+      // (glued to the bytes, a bad key became a parameter of another name and the
+      // request was not the defect the plan meant)
+      payload = Buffer.from([0xff, 0xfe, 0x00, 0xc3, 0x28, 0x3d, 0x26, 0xed, 0xa0, 0x80, 0x26, ...Buffer.from(queryString(body), "latin1")]);
       if (plan.contentType) headers["content-type"] = plan.contentType;
       break;
     case "none":

@@ -3,10 +3,13 @@
 // integration project's; suites copy it.
 import type { TestProject } from "vitest/node";
 import { acquireTemplate, releaseTemplate, TEST_DB, type Template } from "./db";
+import { ensureServerBuild } from "../../support/server";
 
 let acquired = false;
 
 export async function setup(project: TestProject): Promise<void> {
+  // Built here, once, before the suites' workers start servers from it.
+  await ensureServerBuild();
   const template = await acquireTemplate(TEST_DB);
   acquired = true;
   project.provide("reliabilityTemplate", template);

@@ -1,0 +1,5 @@
+import { AgeLimitsAdmin } from "@/app/components/board/age-limits-admin";
+
+export default function ReferenceAgesPage() {
+  return <AgeLimitsAdmin />;
+}

@@ -1,0 +1,71 @@
+"use client";
+// The order card's driver field: a call sign and Enter give the order to that
+// driver (approved to them on moderation, offered when free). When the driver
+// does not fit, the server says why and the field keeps the typing.
+import { useState } from "react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useTRPC } from "../trpc";
+import { useI18n } from "../i18n";
+import { toast } from "../toast";
+import { errorInfo } from "../errors";
+
+/** States in which a typed call sign gives the order away (server/console/give-to-driver.ts decides). */
+export const GIVABLE_STATES = ["ON_MODERATION", "FREE", "FREE_LONG", "ORDER_ON_RADIO", "PREORDER_FREE"];
+
+export function GiveToDriver({ order, autoFocus }: { order: { id: number; version: number }; autoFocus?: boolean }) {
+  const { t } = useI18n();
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [callSign, setCallSign] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const give = useMutation(
+    trpc.orders.giveToDriver.mutationOptions({
+      meta: { inlineError: true },
+      onSuccess: (res) => {
+        toast.success(t.give.given(res.orderId, res.callSign));
+        setCallSign("");
+        setError(null);
+        void queryClient.invalidateQueries({ queryKey: trpc.orders.get.queryKey({ id: res.orderId }) });
+        void queryClient.invalidateQueries({ queryKey: trpc.dispatch.order.queryKey({ orderId: res.orderId }) });
+      },
+      onError: (e) => setError(errorInfo(e, t).message),
+    }),
+  );
+  const errorId = `give-error-${order.id}`;
+  return (
+    <form
+      className="card give-form"
+      data-testid="give-to-driver"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const value = callSign.trim();
+        if (!value) return setError(t.order.driverRequired);
+        give.mutate({ orderId: order.id, expectedVersion: order.version, callSign: value });
+      }}
+    >
+      <label className="field">
+        <span>{t.give.label}</span>
+        <input
+          name="callSign"
+          value={callSign}
+          autoFocus={autoFocus}
+          autoComplete="off"
+          spellCheck={false}
+          placeholder={t.give.placeholder}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          onChange={(e) => {
+            setCallSign(e.target.value);
+            setError(null);
+          }}
+          readOnly={give.isPending}
+        />
+      </label>
+      {error ? (
+        <div className="field-error" role="alert" id={errorId}>
+          {error}
+        </div>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,162 @@
+// The driver app interface (/driver-app/v1, docs/driver-app.md) as the
+// browser app calls it: the same HTTP calls any driver app makes, with the
+// key as a bearer token. Types written from the documentation (the app is a
+// client of the interface, it imports no server code).
+
+export interface DriverProfile {
+  id: number;
+  call_sign: string;
+  first_name: string;
+  last_name: string;
+  state: "OFFLINE" | "FREE" | "BUSY";
+  on_shift: boolean;
+  shift_id: number | null;
+  shift_started_at: string | null;
+  balance: number;
+  city_id: number;
+  service_ids: number[];
+  car: { brand: string; model: string; color: string; reg_number: string; car_class: number } | null;
+  position: { lat: number | null; lon: number | null; speed: number; bearing: number; region_id: number | null; at: string | null };
+}
+
+export interface MeterBreakdown {
+  boarding: number;
+  distance: number;
+  time: number;
+  waiting: number;
+  extras: number;
+  minimum_added: number;
+}
+
+/** The running taximeter (drv-meter's contract): null until a reading, or for fixed rates. */
+export interface MeterReading {
+  distance_m: number;
+  trip_seconds: number;
+  waiting_seconds: number;
+  fare: number;
+  breakdown: MeterBreakdown;
+}
+
+export interface DriverOrder {
+  id: number;
+  uuid: string;
+  version: number;
+  state: string;
+  status_code: number;
+  service_id: number;
+  pickup: { street: string; house: string; entrance: string; lat: number | null; lon: number | null };
+  destination: { line: string; street: string; house: string; lat: number | null; lon: number | null } | null;
+  amount: number | null;
+  route_km: number | null;
+  route_minutes: number | null;
+  pre_order_time: string | null;
+  arrival_at: string | null;
+  comment: string;
+  client_name: string;
+  phone: string;
+  created_at: string;
+  rate_kind?: "FIXED" | "METERED";
+  meter?: MeterReading | null;
+}
+
+export interface Offer {
+  offer_id: number;
+  kind: "LIVE" | "CHAIN" | "ADVANCE";
+  attempt: number;
+  deadline: string;
+  seconds_left: number;
+  arrival_minutes: number | null;
+  order: DriverOrder;
+}
+
+export interface CityMap {
+  city: { id: number; name: string; name_en: string; lat: number; lon: number; timezone: string };
+  bounds: { min_lat: number; max_lat: number; min_lon: number; max_lon: number } | null;
+  regions: Array<{ id: number; name: string; polygon: Array<[number, number]> }>;
+  streets: Array<{ name: string; kind: string; lat: number; lon: number; houses: Array<[string, number, number]> }>;
+}
+
+export interface RouteReply {
+  on_roads: boolean;
+  metres: number;
+  seconds: number;
+  points: Array<[number, number]>;
+}
+
+export interface QueuePlace {
+  region_id: number;
+  position: number;
+  length: number;
+  joined_at: string;
+}
+
+export interface DriverMessage {
+  id: number;
+  from: "DISPATCHER" | "DRIVER";
+  text: string;
+  at: string;
+  read: boolean;
+}
+
+export interface LedgerEntry {
+  id: number;
+  amount: number;
+  balance_after: number | null;
+  kind: string;
+  comment: string;
+  at: string;
+}
+
+export interface PositionFix {
+  lat: number;
+  lon: number;
+  speed: number;
+  bearing: number;
+  /** ISO 8601 time of the fix. */
+  at: string;
+}
+
+/** A refusal in the interface's error form, or no connection at all (`offline`). */
+export class DriverApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+  get offline(): boolean {
+    return this.status === 0;
+  }
+  get unauthorized(): boolean {
+    return this.status === 401;
+  }
+}
+
+export const API_BASE = "/driver-app/v1";
+
+export async function driverCall<T>(key: string, method: "GET" | "POST", path: string, input: Record<string, unknown> = {}): Promise<T> {
+  let url = `${API_BASE}/${path}`;
+  const init: RequestInit = { method, headers: { authorization: `Bearer ${key}` }, cache: "no-store" };
+  if (method === "GET") {
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries(input)) if (value !== undefined && value !== null) query.set(name, String(value));
+    if ([...query].length) url += `?${query}`;
+  } else {
+    init.headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+    init.body = JSON.stringify(input);
+  }
+  let res: Response;
+  try {
+    res = await fetch(url, init);
+  } catch (e) {
+    throw new DriverApiError(0, "OFFLINE", e instanceof Error ? e.message : "network error");
+  }
+  const body = (await res.json().catch(() => null)) as (T & { error?: undefined }) | { error?: { code?: string; message?: string } & Record<string, unknown> } | null;
+  if (!res.ok) {
+    const error = (body)?.error;
+    throw new DriverApiError(res.status, error?.code ?? `HTTP_${res.status}`, error?.message ?? res.statusText, error ?? {});
+  }
+  return body as T;
+}

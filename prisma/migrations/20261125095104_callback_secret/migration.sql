@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "api_key" ADD COLUMN     "callback_secret" TEXT;
+

@@ -1,0 +1,152 @@
+// Silent drivers are not candidates (issue 30). Automatic dispatch offers
+// orders only to drivers whose app is alive — a call or an open offer stream
+// within DISPATCH_APP_SILENT_SECONDS — and whose position is no older than
+// DISPATCH_POSITION_MAX_AGE_SECONDS. A driver who lets
+// DISPATCH_AWAY_AFTER_TIMEOUTS offers in a row time out is set away (not
+// offered orders) until acting again: starting a shift, answering an offer,
+// taking or moving an order, joining a queue, or a position report that
+// shows the car moved (a live app in a pocket keeps reporting the same spot,
+// so a mere report would bring the driver straight back to time out again).
+import type { DbOrTx, Tx } from "../db";
+import { config } from "../config";
+import { sqlQuery } from "../db/sql";
+
+/** Driver app operations that are a driver's own act: they bring an away driver back. */
+const ACTING_PATHS: ReadonlySet<string> = new Set([
+  "shift/start",
+  "offer/accept",
+  "offer/refuse",
+  "orders/accept",
+  "orders/reject",
+  "orders/status",
+  "orders/complete",
+  "queue/join",
+]);
+
+/** Position reports: they bring an away driver back only when the car has moved. */
+const POSITION_PATHS: ReadonlySet<string> = new Set(["position", "positions"]);
+
+/** Degrees of latitude (about 110 m) a car must move from where it was set away to count as acting. */
+export const MOVED_DEGREES = 0.001;
+
+/** How often at most one process writes a driver's app_seen_at (seconds); well under the silence setting. */
+const SEEN_WRITE_SECONDS = 10;
+
+// Per process: the last write of each driver's app_seen_at, so that a driver
+// reporting positions every few seconds costs one UPDATE per 10 s.
+const seenKey = Symbol.for("taxi.dispatchAppSeen");
+type SeenHolder = { [seenKey]?: Map<number, number> };
+function seenWrites(): Map<number, number> {
+  const holder = globalThis as SeenHolder;
+  return (holder[seenKey] ??= new Map());
+}
+
+/** The app is alive: stored at most every SEEN_WRITE_SECONDS per driver and process. */
+export async function noteAppSeen(db: DbOrTx, driverId: number, now = Date.now()): Promise<void> {
+  const writes = seenWrites();
+  const last = writes.get(driverId);
+  if (last !== undefined && now - last < SEEN_WRITE_SECONDS * 1000) return;
+  if (writes.size > 100_000) writes.clear();
+  writes.set(driverId, now);
+  await sqlQuery(db, `UPDATE driver SET app_seen_at = now() WHERE id = $1`, [driverId]);
+}
+
+/** A successful driver app call: the app is alive, and an act brings an away driver back. */
+export async function noteDriverCall(db: DbOrTx, driverId: number, operationPath: string): Promise<void> {
+  await noteAppSeen(db, driverId);
+  if (ACTING_PATHS.has(operationPath)) {
+    await sqlQuery(db, `UPDATE driver SET missed_offers = 0, away_since = NULL, away_lat = NULL, away_lon = NULL
+        WHERE id = $1 AND (missed_offers <> 0 OR away_since IS NOT NULL)`, [driverId]);
+  } else if (POSITION_PATHS.has(operationPath)) {
+    await sqlQuery(db, `UPDATE driver SET missed_offers = 0, away_since = NULL, away_lat = NULL, away_lon = NULL
+        WHERE id = $1 AND away_since IS NOT NULL
+          AND (away_lat IS NULL OR lat IS NULL OR abs(lat - away_lat) > $2 OR abs(lon - away_lon) > $2 * 1.8)`, [driverId, MOVED_DEGREES]);
+  }
+}
+
+export interface MissedOffers {
+  missedOffers: number;
+  awaySince: Date | null;
+}
+
+/**
+ * The rule of one more offer let time out: the count goes up, and at
+ * `limit` in a row (0: never) the driver is set away (once; the time of the
+ * first stays). Pure, so the rule is tested by hand (tests/unit/dispatch-quality.test.ts).
+ */
+export function afterTimeout(state: MissedOffers, limit: number, now: Date): MissedOffers & { setAway: boolean } {
+  const missedOffers = state.missedOffers + 1;
+  const setAway = limit > 0 && missedOffers >= limit && state.awaySince === null;
+  return { missedOffers, awaySince: setAway ? now : state.awaySince, setAway };
+}
+
+/**
+ * An offer to the driver timed out (in the transaction that closes it,
+ * after the order's lock, as moveOrder takes them): one more missed in a
+ * row; at the setting's count the driver is set away where the car stands.
+ * True when this timeout set the driver away.
+ */
+export async function countTimeoutInTx(tx: Tx, driverId: number): Promise<boolean> {
+  const rows = await sqlQuery<{ missed_offers: number; away_since: Date | null }>(tx, `SELECT missed_offers, away_since FROM driver WHERE id = $1 FOR UPDATE`, [driverId]);
+  const row = rows[0];
+  if (!row) return false;
+  const next = afterTimeout({ missedOffers: row.missed_offers, awaySince: row.away_since }, config().DISPATCH_AWAY_AFTER_TIMEOUTS, new Date());
+  await sqlQuery(tx, `UPDATE driver SET missed_offers = $2, away_since = $3,
+        away_lat = CASE WHEN $4 THEN lat ELSE away_lat END, away_lon = CASE WHEN $4 THEN lon ELSE away_lon END
+      WHERE id = $1`, [driverId, next.missedOffers, next.awaySince, next.setAway]);
+  return next.setAway;
+}
+
+/**
+ * The SQL condition (on the alias `d`) a driver must meet to be offered
+ * orders automatically: not away, a fresh position, a live app. Numbers come
+ * from the validated configuration, never from a request.
+ */
+export function liveCandidateSql(settings: LivenessSettings = livenessSettings()): string {
+  const parts = ["d.away_since IS NULL"];
+  if (settings.positionMaxAgeSeconds > 0) {
+    parts.push(`d.position_at > now() - make_interval(secs => ${Math.trunc(settings.positionMaxAgeSeconds)})`);
+  }
+  if (settings.appSilentSeconds > 0) {
+    parts.push(`d.app_seen_at > now() - make_interval(secs => ${Math.trunc(settings.appSilentSeconds)})`);
+  }
+  return parts.join(" AND ");
+}
+
+/** Why a driver is not a candidate now (null: they are), for the console and the driver app. */
+export interface DriverLiveness {
+  away: boolean;
+  awaySince: Date | null;
+  stalePosition: boolean;
+  silentApp: boolean;
+}
+
+export interface LivenessSettings {
+  positionMaxAgeSeconds: number;
+  appSilentSeconds: number;
+}
+
+export function livenessSettings(): LivenessSettings {
+  const cfg = config();
+  return { positionMaxAgeSeconds: cfg.DISPATCH_POSITION_MAX_AGE_SECONDS, appSilentSeconds: cfg.DISPATCH_APP_SILENT_SECONDS };
+}
+
+/** The same rules as liveCandidateSql, on one driver's row (the console, the driver app, the tests). */
+export function livenessOf(
+  d: { awaySince: Date | null; positionAt: Date | null; appSeenAt: Date | null },
+  settings: LivenessSettings = livenessSettings(),
+  now = Date.now(),
+): DriverLiveness {
+  const older = (at: Date | null, seconds: number) => seconds > 0 && (at === null || now - at.getTime() > seconds * 1000);
+  return {
+    away: d.awaySince !== null,
+    awaySince: d.awaySince,
+    stalePosition: older(d.positionAt, settings.positionMaxAgeSeconds),
+    silentApp: older(d.appSeenAt, settings.appSilentSeconds),
+  };
+}
+
+/** Whether automatic dispatch offers the driver orders (when free and on shift). */
+export function isOfferable(l: DriverLiveness): boolean {
+  return !l.away && !l.stalePosition && !l.silentApp;
+}

@@ -1,0 +1,136 @@
+// The Money report, in exact kopecks (bigint), over events in the period:
+//   - revenue: the fares (orders.amount) of orders completed in the period
+//     (their move to DONE_SUCCESSFUL);
+//   - commission: the drivers' ledger's COMMISSION entries (debits, shown
+//     positive) written in the period: the same rows the balances hold, so
+//     the report reconciles with the ledger to the kopeck;
+//   - bonuses spent and earned: the clients' bonus ledger (1 bonus = 1 rouble);
+//   - the exchange: its ledger's sales, purchases and commission in the
+//     period (the exchange is one for all cities: not narrowed by the filters).
+// Per shift day, per service and per driver.
+import type { DbOrTx } from "../db";
+import { sqlQuery } from "../db/sql";
+import { kopecks, num, orderFilters, Sql, type Scope } from "./scope";
+
+export interface MoneyRow {
+  orders: number;
+  revenue: bigint;
+  commission: bigint;
+  bonusesSpent: bigint;
+}
+
+export interface MoneyReport {
+  totals: MoneyRow & { bonusesEarned: bigint; driverEarnings: bigint };
+  exchange: { sales: bigint; purchases: bigint; commission: bigint };
+  byDay: Array<MoneyRow & { day: string }>;
+  byService: Array<MoneyRow & { serviceId: number; service: string; serviceEn: string }>;
+  byDriver: Array<MoneyRow & { driverId: number; callSign: string }>;
+}
+
+type Key = "day" | "service_id" | "driver_id";
+interface Grouped {
+  /** GROUPING(day, service_id, driver_id): which grouping set the row is (a null key may be a real null). */
+  g: number;
+  day: string | null;
+  service_id: number | null;
+  driver_id: number | null;
+  [k: string]: unknown;
+}
+
+/** One event source grouped by day, service, driver and in total. */
+async function grouped(db: DbOrTx, scope: Scope, build: (sql: Sql) => { from: string; at: string; amount: string; values: string }): Promise<Grouped[]> {
+  const sql = new Sql();
+  const { from, at, amount, values } = build(sql);
+  const day = sql.dayOf(at, scope.period);
+  const rows = await sqlQuery<Grouped>(
+    db,
+    `SELECT GROUPING(day, service_id, driver_id)::int AS g, day, service_id, driver_id, ${values}
+       FROM (SELECT ${day} AS day, o.service_id, o.driver_id, ${amount} AS amount FROM ${from}
+              WHERE ${at} >= ${sql.instant(scope.period.from)} AND ${at} < ${sql.instant(scope.period.to)} AND ${orderFilters(sql, scope.query)}) e
+      GROUP BY GROUPING SETS ((day), (service_id), (driver_id), ())`,
+    sql.params,
+  );
+  return rows;
+}
+
+const SETS: Record<number, Key | "total"> = { 3: "day", 5: "service_id", 6: "driver_id", 7: "total" };
+
+function which(row: Grouped): Key | "total" {
+  return SETS[Number(row.g)] ?? "total";
+}
+
+export async function moneyReport(db: DbOrTx, scope: Scope): Promise<MoneyReport> {
+  const [revenue, commission, bonuses] = await Promise.all([
+    grouped(db, scope, () => ({
+      from: `order_status_change x JOIN orders o ON o.id = x.order_id AND x.to_state = 'DONE_SUCCESSFUL'`,
+      at: "x.at",
+      amount: "o.amount",
+      values: `count(*)::int AS orders, COALESCE(sum(amount), 0)::text AS revenue`,
+    })),
+    grouped(db, scope, () => ({
+      from: `driver_ledger_entry x JOIN orders o ON o.id = x.order_id AND x.kind = 'COMMISSION'`,
+      at: "x.created_at",
+      amount: "x.amount",
+      values: `COALESCE(-sum(amount), 0)::text AS commission`,
+    })),
+    grouped(db, scope, () => ({
+      from: `client_bonus_entry x JOIN orders o ON o.id = x.order_id`,
+      at: "x.created_at",
+      amount: "x.amount",
+      values: `COALESCE(-sum(amount) FILTER (WHERE amount < 0), 0)::text AS spent, COALESCE(sum(amount) FILTER (WHERE amount > 0), 0)::text AS earned`,
+    })),
+  ]);
+  // Duplicate-free join of the three sources per grouping key.
+  const rows = new Map<string, MoneyRow & { earned: bigint }>();
+  const row = (key: string) => {
+    let r = rows.get(key);
+    if (!r) rows.set(key, (r = { orders: 0, revenue: 0n, commission: 0n, bonusesSpent: 0n, earned: 0n }));
+    return r;
+  };
+  const keyOf = (g: Grouped) => {
+    const kind = which(g);
+    return kind === "total" ? "total" : `${kind}:${String(g[kind])}`;
+  };
+  for (const g of revenue) {
+    const r = row(keyOf(g));
+    r.orders = num(g.orders);
+    r.revenue = kopecks(g.revenue);
+  }
+  for (const g of commission) row(keyOf(g)).commission = kopecks(g.commission);
+  // Bonuses are roubles: kopecks are a hundred times that.
+  for (const g of bonuses) {
+    const r = row(keyOf(g));
+    r.bonusesSpent = kopecks(g.spent) * 100n;
+    r.earned = kopecks(g.earned) * 100n;
+  }
+  const plain = ({ orders, revenue: rev, commission: com, bonusesSpent }: MoneyRow): MoneyRow => ({ orders, revenue: rev, commission: com, bonusesSpent });
+  const total = row("total");
+
+  const esql = new Sql();
+  const [exchange] = await sqlQuery<Record<string, unknown>>(
+    db,
+    `SELECT COALESCE(sum(amount) FILTER (WHERE kind = 'SALE'), 0)::text AS sales,
+            COALESCE(-sum(amount) FILTER (WHERE kind = 'PURCHASE'), 0)::text AS purchases,
+            COALESCE(-sum(amount) FILTER (WHERE kind = 'COMMISSION'), 0)::text AS commission
+       FROM exchange_ledger_entry
+      WHERE created_at >= ${esql.instant(scope.period.from)} AND created_at < ${esql.instant(scope.period.to)}`,
+    esql.params,
+  );
+
+  // Orders without a driver (none completes without one) have no row of their own.
+  const serviceIds = [...rows.keys()].filter((k) => k.startsWith("service_id:")).map((k) => Number(k.slice(11))).filter(Number.isInteger);
+  const driverIds = [...rows.keys()].filter((k) => k.startsWith("driver_id:")).map((k) => Number(k.slice(10))).filter(Number.isInteger);
+  const [services, drivers] = await Promise.all([
+    db.service.findMany({ where: { id: { in: serviceIds } }, select: { id: true, name: true, nameEn: true } }),
+    db.driver.findMany({ where: { id: { in: driverIds } }, select: { id: true, callSign: true } }),
+  ]);
+  const serviceName = new Map(services.map((s) => [s.id, s]));
+  const callSign = new Map(drivers.map((d) => [d.id, d.callSign]));
+  return {
+    totals: { ...plain(total), bonusesEarned: total.earned, driverEarnings: total.revenue - total.commission },
+    exchange: { sales: kopecks(exchange?.sales), purchases: kopecks(exchange?.purchases), commission: kopecks(exchange?.commission) },
+    byDay: scope.period.days.map((day) => ({ day, ...plain(rows.get(`day:${day}`) ?? { orders: 0, revenue: 0n, commission: 0n, bonusesSpent: 0n }) })),
+    byService: serviceIds.sort((a, b) => a - b).map((id) => ({ serviceId: id, service: serviceName.get(id)?.name ?? String(id), serviceEn: serviceName.get(id)?.nameEn ?? String(id), ...plain(rows.get(`service_id:${id}`)!) })),
+    byDriver: driverIds.sort((a, b) => a - b).map((id) => ({ driverId: id, callSign: callSign.get(id) ?? String(id), ...plain(rows.get(`driver_id:${id}`)!) })),
+  };
+}

@@ -1,0 +1,273 @@
+// The GPS taximeter and the messages between dispatch and drivers, over the
+// product's own interfaces on a server of its own (the suite makes a service's
+// rates METERED): a metered trip whose fare is the rate's formula (as
+// docs/driver-app.md, "The taximeter", states it) for the distance and the
+// time driven, with the waiting charged; positions replayed in a batch after a
+// "connection loss" counted in the meter and the impossible ones dropped; the
+// completion repeated once-only (one commission); an order with a guaranteed
+// price keeping it; messages both ways, pushed on the offer stream.
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { startServer, type StartedServer } from "../support/server";
+import { cloneTemplate, TEST_DB, type TestDatabase } from "../reliability/support/db";
+import { APP_SECRET, Console, DEFAULT_SETTINGS, DriverApp, dispatchApi, quietCity } from "../support/dispatch-world";
+
+let server: StartedServer;
+let database: TestDatabase | undefined;
+const template = inject("reliabilityTemplate");
+let console_: Console;
+let drivers: DriverApp[];
+let serviceId: number;
+let centre: { lat: number; lon: number };
+let phone = 9165550700;
+
+// The rate the suite gives the service: 50 ₽ boarding, 20 ₽/km after the first km, 5 ₽/min, no free waiting then
+// 10 ₽/min, no minimum, to the kopeck (so the formula shows through unrounded).
+const RATE = { pickUp: 5000, kmCost: 2000, kmStart: 1, minuteCost: 500, freeWaitTime: 0, waitCost: 1000, minFare: 0, roundTo: 1 };
+/** The formula of docs/driver-app.md in kopecks. */
+function expectedFare(m: { distance_m: number; trip_seconds: number; waiting_seconds: number }): number {
+  const distance = Math.round(Math.max(0, m.distance_m / 1000 - RATE.kmStart) * RATE.kmCost);
+  const time = Math.round((m.trip_seconds / 60) * RATE.minuteCost);
+  const waiting = Math.round(Math.max(0, m.waiting_seconds / 60 - RATE.freeWaitTime) * RATE.waitCost);
+  return RATE.pickUp + distance + time + waiting;
+}
+
+// Along a meridian d metres are d / 111 195.08 degrees of latitude (the mean radius 6 371 008.8 m).
+const METRES_PER_DEGREE = (6_371_008.8 * Math.PI) / 180;
+const north = (p: { lat: number; lon: number }, metres: number) => ({ lat: p.lat + metres / METRES_PER_DEGREE, lon: p.lon });
+
+interface MeterView {
+  distance_m: number;
+  trip_seconds: number;
+  waiting_seconds: number;
+  fare: number;
+  breakdown: { boarding: number; distance: number; time: number; waiting: number; extras: number; minimum_added: number; rounding: number };
+}
+interface OrderView {
+  uuid: string;
+  state: string;
+  amount: number | null;
+  rate_kind: string;
+  meter: MeterView | null;
+}
+
+async function order(at: { lat: number; lon: number }, more: Record<string, string | number> = {}): Promise<string> {
+  phone += 1;
+  const reply = await dispatchApi(server.url, server.apiKey, "POST", "order", {
+    phone: `8${phone}`,
+    street: "ул. Ленина",
+    house: "1",
+    lat: at.lat,
+    lon: at.lon,
+    service_id: serviceId,
+    moderation_required: "no",
+    need_notify: "no",
+    extras: "[]",
+    ...more,
+  });
+  expect(reply.status, JSON.stringify(reply.error)).toBe("DONE");
+  return String(reply.response.uuid);
+}
+
+async function myOrder(app: DriverApp, uuid: string): Promise<OrderView> {
+  const orders = (await app.ok("GET", "orders")).orders as OrderView[];
+  const found = orders.find((o) => o.uuid === uuid);
+  expect(found, "the driver's order").toBeDefined();
+  return found!;
+}
+
+async function balance(app: DriverApp): Promise<number> {
+  return ((await app.ok("GET", "me")).driver as { balance: number }).balance;
+}
+
+beforeAll(async () => {
+  database = await cloneTemplate(template);
+  server = await startServer({ db: TEST_DB, env: { ...database.env, RATE_LIMIT_PER_KEY: "0", RATE_LIMIT_PER_ADDRESS: "0" }, seeded: { ...template, appSecret: APP_SECRET } });
+  console_ = await Console.open(server.url, server.adminEmail, server.adminPassword);
+  const city = await quietCity(server.url, server.apiKey, console_);
+  drivers = city.apps;
+  serviceId = city.serviceId;
+  centre = city.centre;
+  // The radio: drivers take the service's free orders themselves.
+  await console_.mutate("dispatch.saveSettings", { ...DEFAULT_SETTINGS, serviceId, mode: "RADIO" });
+  const rates = await console_.query<Array<Record<string, unknown> & { id: number; serviceId: number; queueId: number | null }>>("referenceAdmin.rates", { serviceId });
+  expect(rates.length).toBeGreaterThan(0);
+  for (const r of rates) {
+    const { id, serviceId: s, queueId, name, isBasic, standCost, freeStandTime, startHour, endHour } = r;
+    await console_.mutate("referenceAdmin.saveRate", { id, serviceId: s, queueId, name, isBasic, standCost, freeStandTime, startHour, endHour, ...RATE, kind: "METERED" });
+  }
+}, 240_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await database?.drop();
+});
+
+describe("a metered trip", () => {
+  const trip: { uuid: string; fare: number; commission: number; balance: number } = { uuid: "", fare: 0, commission: 0, balance: 0 };
+
+  it("runs the meter from the arrival: waiting, then the distance and the minutes of the trip, replayed positions included", async () => {
+    const app = drivers[0]!;
+    const pickup = north(centre, 300);
+    await app.ok("POST", "shift/start", centre);
+    await app.ok("POST", "position", { ...north(centre, 250), speed: 20, bearing: 0 });
+    trip.uuid = await order(pickup);
+    const accepted = (await app.ok("POST", "orders/accept", { uuid: trip.uuid, arrival_minutes: 3 })).order as OrderView;
+    expect(accepted).toMatchObject({ rate_kind: "METERED", meter: null });
+    trip.balance = await balance(app);
+
+    await app.ok("POST", "orders/status", { uuid: trip.uuid, status: "AWAITING_CLIENT" });
+    const waiting = await myOrder(app, trip.uuid);
+    expect(waiting.meter).toMatchObject({ distance_m: 0, trip_seconds: 0 });
+    await new Promise((r) => setTimeout(r, 2_000)); // the passenger takes a moment to come out
+    await app.ok("POST", "orders/status", { uuid: trip.uuid, status: "IN_PROCESS" });
+
+    // The phone lost its connection for the whole trip and replays what it recorded: forty legs of 50 m north 15 s
+    // apart (2 000 m in 10 min), with a GPS jump of 5 km (dropped by the meter), a fix in the future and one out of
+    // range (dropped at the door), and standing noise of a few metres at the end.
+    const now = Date.now();
+    const fixes: Array<{ lat: number; lon: number; speed: number; at: string }> = [];
+    for (let i = 0; i <= 40; i++) fixes.push({ ...north(pickup, i * 50), speed: 12, at: new Date(now - 610_000 + i * 15_000).toISOString() });
+    fixes.splice(20, 0, { ...north(pickup, 5_000), speed: 12, at: new Date(now - 610_000 + 19 * 15_000 + 5_000).toISOString() });
+    fixes.push({ ...north(pickup, 2_003), speed: 0, at: new Date(now - 9_000).toISOString() });
+    fixes.push({ ...north(pickup, 1_998), speed: 0, at: new Date(now - 8_000).toISOString() });
+    fixes.push({ ...north(pickup, 2_100), speed: 0, at: new Date(now + 3_600_000).toISOString() });
+    fixes.push({ lat: 95, lon: centre.lon, speed: 0, at: new Date(now - 7_000).toISOString() });
+    const replay = await app.ok("POST", "positions", { positions: fixes });
+    expect(replay).toMatchObject({ state: "BUSY", accepted: fixes.length - 2, dropped: 2 });
+    // Sent again (the reply was lost): the same fixes count once.
+    await app.ok("POST", "positions", { positions: fixes });
+
+    const running = (await myOrder(app, trip.uuid)).meter!;
+    expect(running.distance_m).toBe(2000);
+    expect(running.trip_seconds).toBeGreaterThanOrEqual(600);
+    expect(running.waiting_seconds).toBeGreaterThanOrEqual(2);
+    expect(Math.round(running.fare * 100)).toBe(expectedFare(running));
+  });
+
+  it("completes with the formula's fare for the distance and time driven, its breakdown, and the commission on it", async () => {
+    const app = drivers[0]!;
+    const done = (await app.ok("POST", "orders/complete", { uuid: trip.uuid })) as {
+      order: OrderView;
+      fare: number;
+      commission: number;
+      balance: number;
+      breakdown: MeterView["breakdown"];
+    };
+    const meter = done.order.meter!;
+    expect(meter.distance_m).toBe(2000);
+    expect(Math.round(done.fare * 100)).toBe(expectedFare(meter));
+    expect(done.order.amount).toBe(done.fare);
+    expect(done.breakdown).toEqual(meter.breakdown);
+    expect(done.breakdown).toMatchObject({ boarding: 50, distance: 20, extras: 0, minimum_added: 0, rounding: 0 });
+    expect(Math.round(done.breakdown.time * 100)).toBe(Math.round((meter.trip_seconds / 60) * RATE.minuteCost));
+    expect(Math.round(done.breakdown.waiting * 100)).toBe(Math.round((meter.waiting_seconds / 60) * RATE.waitCost));
+    expect(done.commission).toBe(Math.round(done.fare * 100 * 0.15) / 100);
+    expect(done.balance).toBeCloseTo(trip.balance - done.commission, 2);
+    trip.fare = done.fare;
+    trip.commission = done.commission;
+    trip.balance = done.balance;
+    // The passenger's app (the dispatch API) reads the metered amount.
+    const read = await dispatchApi(server.url, server.apiKey, "GET", "order", { uuid: trip.uuid });
+    expect(Number(read.response.amount)).toBe(done.fare);
+  });
+
+  it("replies the same to a repeated completion and debits nothing more", async () => {
+    const app = drivers[0]!;
+    const again = (await app.ok("POST", "orders/complete", { uuid: trip.uuid })) as { fare: number; commission: number; balance: number };
+    expect(again).toMatchObject({ fare: trip.fare, commission: trip.commission, balance: trip.balance });
+    expect(await balance(app)).toBeCloseTo(trip.balance, 2);
+    await app.ok("POST", "shift/end");
+  });
+});
+
+describe("a guaranteed price", () => {
+  it("keeps the estimate's price on a metered service", async () => {
+    const app = drivers[1]!;
+    const pickup = north(centre, -400);
+    const est = await dispatchApi(server.url, server.apiKey, "GET", "order/pre_cost", {
+      phone: "+79161234599",
+      service_id: serviceId,
+      way_points: JSON.stringify([{ latitude: pickup.lat, longitude: pickup.lon }, { latitude: centre.lat + 0.02, longitude: centre.lon }]),
+    });
+    expect(est.status, JSON.stringify(est.error)).toBe("DONE");
+    const price = Number(est.response.amount);
+    const created = await dispatchApi(server.url, server.apiKey, "POST", "order", { token: String(est.response.token), moderation_required: "no", need_notify: "no", service_id: serviceId });
+    expect(created.status, JSON.stringify(created.error)).toBe("DONE");
+    const uuid = String(created.response.uuid);
+    await app.ok("POST", "shift/start", pickup);
+    await app.ok("POST", "position", { ...pickup, speed: 0, bearing: 0 });
+    const accepted = (await app.ok("POST", "orders/accept", { uuid, arrival_minutes: 2 })).order as OrderView;
+    expect(accepted).toMatchObject({ rate_kind: "FIXED", amount: price, meter: null });
+    await app.ok("POST", "orders/status", { uuid, status: "AWAITING_CLIENT" });
+    await app.ok("POST", "orders/status", { uuid, status: "IN_PROCESS" });
+    await app.ok("POST", "positions", { positions: [0, 1, 2].map((i) => ({ ...north(pickup, i * 500), at: new Date(Date.now() - (3 - i) * 60_000).toISOString() })) });
+    const done = (await app.ok("POST", "orders/complete", { uuid })) as { fare: number; breakdown: unknown; order: OrderView };
+    expect(done).toMatchObject({ fare: price, breakdown: null });
+    expect(done.order.meter).toBeNull();
+    await app.ok("POST", "shift/end");
+  });
+});
+
+describe("positions", () => {
+  it("refuses batches off shift, too large or with a bad time, naming the parameter", async () => {
+    const app = drivers[2]!;
+    const fix = { ...centre, at: new Date().toISOString() };
+    expect((await app.call("POST", "positions", { positions: [fix] })).status).toBe(409);
+    await app.ok("POST", "shift/start", centre);
+    expect((await app.call("POST", "positions", { positions: Array.from({ length: 501 }, () => fix) })).status).toBe(400);
+    expect((await app.call("POST", "positions", { positions: [] })).status).toBe(400);
+    const badTime = await app.call("POST", "positions", { positions: [{ ...centre, at: "yesterday" }] });
+    expect(badTime.status).toBe(400);
+    expect(badTime.body.error).toMatchObject({ code: "BAD_PARAMETER" });
+    // A single position with a time in the future is dropped, not stored.
+    expect(await app.ok("POST", "position", { ...centre, at: new Date(Date.now() + 3_600_000).toISOString() })).toMatchObject({ accepted: 0, dropped: 1 });
+    expect(await app.ok("POST", "position", { ...centre })).toMatchObject({ accepted: 1, dropped: 0 });
+    await app.ok("POST", "shift/end");
+  });
+});
+
+describe("messages between dispatch and drivers", () => {
+  it("a dispatcher writes to one driver (pushed on the offer stream), the driver reads and answers, the console sees the answer unread", async () => {
+    const app = drivers[3]!;
+    const me = (await app.ok("GET", "me")).driver as { id: number };
+    const controller = new AbortController();
+    const stream = await fetch(`${server.url}/driver-app/v1/offer/stream`, { headers: { authorization: `Bearer ${app.key}` }, signal: controller.signal });
+    const reader = stream.body!.getReader();
+    const decoder = new TextDecoder();
+    let seen = "";
+    while (!seen.includes("event: offer")) seen += decoder.decode((await reader.read()).value);
+
+    expect(await console_.mutate("messages.send", { to: { driverId: me.id }, text: "  Заберите посылку на Ленина, 1  " })).toEqual({ sent: 1 });
+    while (!seen.includes("event: message")) seen += decoder.decode((await reader.read()).value);
+    controller.abort();
+    const pushed = /event: message\ndata: (.*)\n/.exec(seen)![1]!;
+    expect(JSON.parse(pushed).message).toMatchObject({ from: "DISPATCHER", text: "Заберите посылку на Ленина, 1", read: false });
+
+    const thread = (await app.ok("GET", "messages")).messages as Array<{ id: number; from: string; text: string; read: boolean }>;
+    expect(thread.at(-1)).toMatchObject({ from: "DISPATCHER", text: "Заберите посылку на Ленина, 1", read: false });
+    expect(await app.ok("POST", "messages/read", { up_to: thread.at(-1)!.id })).toEqual({ read: 1 });
+    expect(((await app.ok("GET", "messages")).messages as Array<{ read: boolean }>).at(-1)!.read).toBe(true);
+
+    const unreadBefore = await console_.query<number>("messages.unread");
+    const answer = (await app.ok("POST", "messages", { text: "Понял, еду" })).message as { id: number; from: string };
+    expect(answer.from).toBe("DRIVER");
+    expect(await console_.query<number>("messages.unread")).toBe(unreadBefore + 1);
+    const recent = await console_.query<Array<{ id: number; sender: string; text: string; callSign: string }>>("messages.recent", { driverId: me.id });
+    expect(recent[0]).toMatchObject({ id: answer.id, sender: "DRIVER", text: "Понял, еду", callSign: app.callSign });
+    expect(await console_.mutate("messages.markRead", { driverId: me.id })).toEqual({ read: 1 });
+    expect(await console_.query<number>("messages.unread")).toBe(unreadBefore);
+
+    // Only newer ones with `after`; an empty text is refused.
+    expect((await app.ok("GET", "messages", undefined, { after: String(answer.id) })).messages).toEqual([]);
+    expect((await app.call("POST", "messages", { text: "   " })).status).toBe(400);
+  });
+
+  it("a message to all drivers of the service reaches each of them", async () => {
+    const sent = await console_.mutate<{ sent: number }>("messages.send", { to: { serviceId }, text: "Завтра перекрыт центр" });
+    expect(sent.sent).toBeGreaterThanOrEqual(2);
+    for (const app of drivers.slice(0, 2)) {
+      const thread = (await app.ok("GET", "messages")).messages as Array<{ text: string; from: string }>;
+      expect(thread.at(-1)).toMatchObject({ from: "DISPATCHER", text: "Завтра перекрыт центр" });
+    }
+  });
+});

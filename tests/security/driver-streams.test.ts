@@ -1,0 +1,95 @@
+// A driver app's long-lived calls are re-authorised (server/driver-app/offers.ts):
+// when the driver's key is replaced (from the console), revoked (the
+// provisioning call) or the driver disabled, an open offer stream ends
+// within about a second with `event: error` UNAUTHORIZED, and a waiting long
+// poll answers 401. Before the fix a revoked key's stream kept receiving
+// offers for up to five minutes.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { provisioningKeyFor } from "@/server/driver-app/keys";
+import { closeAgents, send } from "../reliability/support/http";
+import { template } from "../reliability/support/instance";
+import { trpcMutation, trpcQuery } from "../reliability/support/console";
+import { adminCookie, openStream, startWithMetrics, within, type Started } from "./support/round-three";
+
+let s: Started;
+let admin: string;
+let drivers: Array<{ id: number; callSign: string }>;
+
+beforeAll(async () => {
+  s = await startWithMetrics();
+  admin = await adminCookie(s.app.url);
+  const list = await trpcQuery(s.app.url, "referenceAdmin.drivers", { active: true, limit: 10 }, admin);
+  drivers = (list.data as { items: Array<{ id: number; callSign: string }> }).items;
+  expect(drivers.length).toBeGreaterThanOrEqual(3);
+}, 300_000);
+
+afterAll(async () => {
+  closeAgents();
+  await s?.app.stop();
+  await s?.database.drop();
+});
+
+async function issueKey(driverId: number): Promise<string> {
+  const r = await trpcMutation(s.app.url, "referenceAdmin.issueDriverKey", { driverId }, admin);
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return (r.data as { key: string }).key;
+}
+
+/** Well under the stream's keep-alive and the long poll's wait (15 s), so that only a wake-up by the change passes, with room for a loaded machine. */
+const STREAM_WAKE_MS = 5_000;
+
+const stream = (key: string) => openStream(s.app.url, "/driver-app/v1/offer/stream", { authorization: `Bearer ${key}` });
+
+describe("driver app streams end when the driver's access changes", () => {
+  it("the key replaced from the console: the open stream ends within a second, refused", async () => {
+    const driver = drivers[0]!;
+    const key = await issueKey(driver.id);
+    const open = await stream(key);
+    expect(open.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(open.received()).toMatch(/event: offer/);
+    const fresh = await issueKey(driver.id);
+    // Woken by the change, not by the next keep-alive (15 s): the bound is a third of it, from when the change was made.
+    const started = Date.now();
+    expect(await within(open.ended, STREAM_WAKE_MS), "the stream ends").toBe(true);
+    expect(Date.now() - started).toBeLessThan(STREAM_WAKE_MS);
+    expect(open.received()).toMatch(/event: error\ndata: .*"UNAUTHORIZED"/);
+    // The old key opens nothing any more; the new one does.
+    const again = await stream(key);
+    expect(again.status).toBe(401);
+    const works = await stream(fresh);
+    expect(works.status).toBe(200);
+    works.close();
+  });
+
+  it("the key revoked by the provisioning call: a waiting long poll answers 401 at once", async () => {
+    const driver = drivers[1]!;
+    const key = await issueKey(driver.id);
+    const poll = send(s.app.url, { method: "GET", path: "/driver-app/v1/offer?wait=15", headers: { authorization: `Bearer ${key}` }, timeoutMs: 30_000 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const revoked = await send(s.app.url, {
+      method: "POST",
+      path: "/driver-app/v1/keys/revoke",
+      headers: { authorization: `Bearer ${provisioningKeyFor(template().appSecret)}`, "content-type": "application/json" },
+      body: JSON.stringify({ call_sign: driver.callSign }),
+    });
+    expect(revoked.status, revoked.text).toBe(200);
+    const started = Date.now();
+    const reply = await poll;
+    expect(reply.status, reply.text).toBe(401);
+    // The poll waits up to 15 s: it answered because of the revocation.
+    expect(Date.now() - started).toBeLessThan(STREAM_WAKE_MS);
+  });
+
+  it("the driver disabled: the open stream ends within a second", async () => {
+    const driver = drivers[2]!;
+    const key = await issueKey(driver.id);
+    const open = await stream(key);
+    expect(open.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const r = await trpcMutation(s.app.url, "referenceAdmin.setDriverActive", { driverId: driver.id, active: false }, admin);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(await within(open.ended, STREAM_WAKE_MS), "the stream ends").toBe(true);
+    expect(open.received()).toMatch(/"UNAUTHORIZED"/);
+  });
+});

@@ -1,0 +1,385 @@
+// The reports (docs/reports.md) on their own server and database: orders
+// with known outcomes made through the real interfaces — the dispatch API
+// (created, cancelled by the client), the driver app interface (taken,
+// arrived, completed with the commission debited, an offer refused), the
+// console's tRPC (a phone order, an order closed as "no cars", an offer sent
+// by hand) — give known figures in every report; the money report equals
+// the drivers' ledger (read through the accountants' tRPC); the CSV and XLSX
+// exports, parsed back with csv-parse and exceljs, hold the screen's numbers;
+// a manager reads the board and the reports and can change nothing; a
+// dispatcher is refused the reports (403, audited); bad input is refused in
+// the operator's language.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse as parseCsv } from "csv-parse/sync";
+import ExcelJS from "exceljs";
+import { provisioningKeyFor } from "@/server/driver-app/keys";
+import type { TestDatabase } from "../reliability/support/db";
+import { freshDatabase, startInstance, template, type AppInstance } from "../reliability/support/instance";
+import { signInApi, trpc, type Session } from "../../e2e/support/console-api";
+
+let database: TestDatabase;
+let app: AppInstance;
+const sessions = {} as Record<"admin" | "manager" | "dispatcher", Session>;
+const PASSWORD = "reports-password-1";
+let apiKey = "";
+let apiKeyId = 0;
+const drivers = {} as Record<"A" | "B", { callSign: string; id: number; key: string }>;
+const fares = { revenue: 0n, commission: 0n };
+const PERIOD = { period: "shift" as const };
+const tag = `Rep${Date.now().toString(36)}`;
+
+async function api<T = Record<string, unknown>>(method: "GET" | "POST", path: string, params: Record<string, string>): Promise<T> {
+  const body = new URLSearchParams({ api_key: apiKey, ...params });
+  const res = method === "GET" ? await fetch(`${app.url}/api/${path}?${body}`) : await fetch(`${app.url}/api/${path}`, { method, headers: { "content-type": "application/x-www-form-urlencoded" }, body });
+  const json = (await res.json()) as { status: string; response: T; error?: unknown };
+  expect(json.status, `${path}: ${JSON.stringify(json.error)}`).toBe("DONE");
+  return json.response;
+}
+
+async function driverApp(key: string, path: string, body: unknown = {}): Promise<Record<string, unknown>> {
+  const res = await fetch(`${app.url}/driver-app/v1/${path}`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const json = (await res.json()) as Record<string, unknown>;
+  expect(res.status, `${path}: ${JSON.stringify(json)}`).toBe(200);
+  return json;
+}
+
+async function ok<T>(session: Session, path: string, input: unknown, type: "query" | "mutation" = "query"): Promise<T> {
+  const r = await trpc<T>(app.url, session, path, input, type);
+  expect(r.error, `${path}: ${JSON.stringify(r.error)}`).toBeUndefined();
+  return r.data as T;
+}
+
+/** An order through the dispatch API under the test's own key. */
+async function apiOrder(n: number): Promise<{ uuid: string; id: number; version: number }> {
+  const { uuid } = await api<{ uuid: string }>("POST", "order", { phone: `7916555${String(n).padStart(4, "0")}`, street: "ул. Ленина", house: "2", name: `${tag} ${n}`, moderation_required: "no", need_notify: "no" });
+  return { uuid, ...(await idOf(`${tag} ${n}`)) };
+}
+
+async function idOf(name: string): Promise<{ id: number; version: number }> {
+  const page = await ok<{ items: Array<{ id: number; version: number; clientName: string }> }>(sessions.admin, "orders.board", { filter: { group: "all", q: name }, limit: 20 });
+  const row = page.items.find((r) => r.clientName === name);
+  expect(row, name).toBeDefined();
+  return { id: row!.id, version: row!.version };
+}
+
+/** A driver takes the order and drives it to the end; its fare and commission are added to `fares`. */
+async function drive(key: string, uuid: string): Promise<void> {
+  await driverApp(key, "orders/accept", { uuid, arrival_minutes: 3 });
+  await driverApp(key, "orders/status", { uuid, status: "AWAITING_CLIENT" });
+  await driverApp(key, "orders/status", { uuid, status: "IN_PROCESS" });
+  const done = await driverApp(key, "orders/complete", { uuid });
+  fares.revenue += BigInt(Math.round(Number(done.fare) * 100));
+  fares.commission += BigInt(Math.round(Number(done.commission) * 100));
+}
+
+type Report<T> = { meta: { from: Date; to: Date; days: string[] }; data: T };
+interface Orders {
+  totals: Record<string, number>;
+  funnel: Array<{ step: string; count: number }>;
+  byHour: Array<{ hour: number; created: number; completed: number }>;
+  cancellations: Array<{ actor: string; state: string; reason: string; count: number }>;
+}
+interface WaitFigure {
+  count: number;
+  meanSeconds: number | null;
+  p90Seconds: number | null;
+}
+interface Waits {
+  toOffer: WaitFigure;
+  toAccept: WaitFigure;
+  toPickup: WaitFigure;
+  trouble: Array<{ orderId: number; phone: string; outcome: string }>;
+}
+interface Money {
+  totals: { orders: number; revenue: bigint; commission: bigint; driverEarnings: bigint };
+  byDay: Array<{ day: string; revenue: bigint; commission: bigint }>;
+  byDriver: Array<{ driverId: number; revenue: bigint; commission: bigint; orders: number }>;
+}
+interface Drivers {
+  drivers: Array<{ driverId: number; offers: number; refused: number; accepted: number; completed: number; revenue: bigint; commission: bigint; shiftSeconds: number }>;
+}
+interface Dispatch {
+  totals: { orders: number; offers: number; assigned: number; assignedWithin60: number };
+  rows: Array<{ strategy: string; orders: number; offers: number }>;
+}
+
+let baseline: { consoleOrders: Orders; drivers: Drivers };
+const orderIds: number[] = [];
+
+beforeAll(async () => {
+  database = await freshDatabase();
+  app = await startInstance(database, { env: { SIMULATE: "0" } });
+  const t = template();
+  sessions.admin = await signInApi(app.url, t.adminEmail, t.adminPassword);
+  for (const [who, role] of [
+    ["manager", "MANAGER"],
+    ["dispatcher", "DISPATCHER"],
+  ] as const) {
+    const email = `${who}-${tag.toLowerCase()}@reports.test`;
+    await ok(sessions.admin, "admin.users.create", { email, name: who, password: PASSWORD, roles: [role], locale: "en" }, "mutation");
+    sessions[who] = await signInApi(app.url, email, PASSWORD);
+  }
+  const issued = await ok<{ id: number; key: string }>(sessions.admin, "admin.apiKeys.issue", { name: `reports ${tag}` }, "mutation");
+  apiKey = issued.key;
+  apiKeyId = issued.id;
+  // No distribution rules in the template: nothing is offered by itself, drivers take free orders (docs/dispatch.md).
+  // Two drivers of the main city holding no order.
+  const idle: Array<{ callSign: string; id: number }> = [];
+  for (let n = 140; n <= 170 && idle.length < 2; n++) {
+    const res = await fetch(`${app.url}/api/drivers?${new URLSearchParams({ api_key: apiKey, code: String(n) })}`);
+    const body = (await res.json()) as { status: string; response?: { order_id: number | null; city_id: number; id?: number } };
+    if (body.status === "DONE" && body.response?.order_id === null && body.response.city_id === 1) {
+      const list = await ok<{ items: Array<{ id: number; callSign: string }> }>(sessions.admin, "drivers.list", { q: String(n) });
+      const found = list.items.find((d) => d.callSign === String(n));
+      if (found) idle.push({ callSign: String(n), id: found.id });
+    }
+  }
+  expect(idle).toHaveLength(2);
+  const provisioning = provisioningKeyFor(t.appSecret);
+  for (const [name, d] of [["A", idle[0]!], ["B", idle[1]!]] as const) {
+    const res = await fetch(`${app.url}/driver-app/v1/keys`, { method: "POST", headers: { authorization: `Bearer ${provisioning}`, "content-type": "application/json" }, body: JSON.stringify({ call_sign: d.callSign }) });
+    const key = String(((await res.json()) as { app_key: string }).app_key);
+    drivers[name] = { ...d, key };
+    await driverApp(key, "shift/start", { lat: 55.75, lon: 37.6 });
+  }
+  baseline = {
+    consoleOrders: (await ok<Report<Orders>>(sessions.manager, "reports.orders", { ...PERIOD, source: "CONSOLE" })).data,
+    drivers: (await ok<Report<Drivers>>(sessions.manager, "reports.drivers", PERIOD)).data,
+  };
+
+  // 1, 2: completed by A and by B.
+  const o1 = await apiOrder(1);
+  await drive(drivers.A.key, o1.uuid);
+  const o2 = await apiOrder(2);
+  await drive(drivers.B.key, o2.uuid);
+  // 3: the client cancels through the dispatch API.
+  const o3 = await apiOrder(3);
+  await api("POST", "cancel_order", { uuid: o3.uuid, reason: "client changed plans" });
+  // 4: the dispatcher closes it: no cars (lost).
+  const o4 = await apiOrder(4);
+  await ok(sessions.admin, "orders.move", { orderId: o4.id, to: "DONE_NO_CARS", expectedVersion: o4.version, reason: "no cars nearby" }, "mutation");
+  // 5: sent by hand to B, who refuses; it stays open.
+  const o5 = await apiOrder(5);
+  await ok(sessions.admin, "dispatch.send", { orderId: o5.id, driverId: drivers.B.id }, "mutation");
+  await driverApp(drivers.B.key, "offer/refuse", { uuid: o5.uuid, reason: "too far" });
+  orderIds.push(o1.id, o2.id, o3.id, o4.id, o5.id);
+  // A phone order in the console, completed by A (not under the API key).
+  const phoneOrder = await ok<{ uuid?: string; id?: number }>(sessions.admin, "orders.create", { phone: "79165550099", clientName: `${tag} console`, pickup: { street: "ул. Ленина", house: "2" }, needNotify: false }, "mutation");
+  const consoleUuid = phoneOrder.uuid ?? "";
+  expect(consoleUuid).toMatch(/[0-9a-f-]{36}/);
+  await drive(drivers.A.key, consoleUuid);
+}, 300_000);
+
+afterAll(async () => {
+  await app?.stop();
+  await database?.drop();
+});
+
+const mine = () => ({ ...PERIOD, apiKeyId });
+
+describe("known orders give known figures", () => {
+  it("orders: created, offered, assigned, at the pickup, completed, cancelled (who, why), lost, open; the funnel and the hours", async () => {
+    const { data } = await ok<Report<Orders>>(sessions.manager, "reports.orders", mine());
+    expect(data.totals).toMatchObject({ created: 5, offered: 3, assigned: 2, atPickup: 2, completed: 2, cancelled: 1, lost: 1, open: 1, bought: 0, sold: 0 });
+    expect(data.funnel.map((s) => s.count)).toEqual([5, 3, 2, 2, 2]);
+    expect(data.byHour.reduce((n, h) => n + h.created, 0)).toBe(5);
+    expect(data.byHour.reduce((n, h) => n + h.completed, 0)).toBe(2);
+    expect(data.cancellations).toEqual(
+      expect.arrayContaining([
+        { actor: "API_KEY", state: "DONE_CANCELLED", reason: "client changed plans", count: 1 },
+        { actor: "USER", state: "DONE_NO_CARS", reason: "no cars nearby", count: 1 },
+      ]),
+    );
+    expect(data.cancellations).toHaveLength(2);
+    // The console's phone order counts under the console's source.
+    const consoleNow = (await ok<Report<Orders>>(sessions.manager, "reports.orders", { ...PERIOD, source: "CONSOLE" })).data;
+    expect(consoleNow.totals.created! - baseline.consoleOrders.totals.created!).toBe(1);
+    expect(consoleNow.totals.completed! - baseline.consoleOrders.totals.completed!).toBe(1);
+  });
+
+  it("waits: counts of each wait, mean and 90th percentile; the lost order is in trouble, its phone hidden from a manager", async () => {
+    const { data } = await ok<Report<Waits>>(sessions.manager, "reports.waits", mine());
+    expect(data.toOffer.count).toBe(3);
+    expect(data.toAccept.count).toBe(2);
+    expect(data.toPickup.count).toBe(2);
+    for (const f of [data.toOffer, data.toAccept, data.toPickup]) {
+      expect(f.meanSeconds).toBeGreaterThanOrEqual(0);
+      expect(f.p90Seconds!).toBeGreaterThanOrEqual(f.meanSeconds!);
+    }
+    expect(data.toPickup.meanSeconds!).toBeGreaterThanOrEqual(data.toAccept.meanSeconds!);
+    expect(data.trouble.map((r) => [r.orderId, r.outcome])).toEqual([[orderIds[3], "lost"]]);
+    expect(data.trouble[0]!.phone).not.toContain("5550004");
+    const asAdmin = (await ok<Report<Waits>>(sessions.admin, "reports.waits", mine())).data;
+    expect(asAdmin.trouble[0]!.phone).toContain("79165550004");
+  });
+
+  it("money: the fares and the commission the driver app reported, to the kopeck; per day and per driver", async () => {
+    const { data, meta } = await ok<Report<Money>>(sessions.manager, "reports.money", mine());
+    expect(data.totals.orders).toBe(2);
+    expect(data.totals.revenue).toBe(fares.revenue - (await consoleFare()));
+    expect(data.totals.commission).toBeGreaterThan(0n);
+    expect(data.totals.driverEarnings).toBe(data.totals.revenue - data.totals.commission);
+    expect(data.byDay).toHaveLength(meta.days.length);
+    expect(data.byDay.reduce((s, d) => s + d.revenue, 0n)).toBe(data.totals.revenue);
+    expect(data.byDriver.map((d) => d.driverId).sort()).toEqual([drivers.A.id, drivers.B.id].sort());
+  });
+
+  it("money equals the drivers' ledger: each driver's commission is the sum of their COMMISSION entries in the period", async () => {
+    let total = 0n;
+    for (const d of [drivers.A, drivers.B]) {
+      const { data, meta } = await ok<Report<Money>>(sessions.manager, "reports.money", { ...PERIOD, driverId: d.id });
+      const ledger = await ok<{ items: Array<{ txnId: string; amount: bigint; createdAt: Date }> }>(sessions.admin, "balances.driverLedger", { id: d.id, limit: 200 });
+      const commission = ledger.items
+        .filter((e) => e.txnId.startsWith("commission:order:") && e.createdAt >= meta.from && e.createdAt < meta.to)
+        .reduce((s, e) => s - e.amount, 0n);
+      expect(data.totals.commission, d.callSign).toBe(commission);
+      total += commission;
+    }
+    expect(total).toBe(fares.commission);
+  });
+
+  it("drivers: offers refused, orders completed, fares and commission, hours on shift", async () => {
+    const { data } = await ok<Report<Drivers>>(sessions.manager, "reports.drivers", PERIOD);
+    const delta = (id: number, key: "offers" | "refused" | "completed") => (data.drivers.find((d) => d.driverId === id)?.[key] ?? 0) - (baseline.drivers.drivers.find((d) => d.driverId === id)?.[key] ?? 0);
+    expect(delta(drivers.B.id, "offers")).toBe(1);
+    expect(delta(drivers.B.id, "refused")).toBe(1);
+    expect(delta(drivers.A.id, "completed")).toBe(2);
+    expect(delta(drivers.B.id, "completed")).toBe(1);
+    const a = data.drivers.find((d) => d.driverId === drivers.A.id)!;
+    expect(a.shiftSeconds).toBeGreaterThan(0);
+  });
+
+  it("dispatch: offers per order and by strategy (the one sent by hand)", async () => {
+    const { data } = await ok<Report<Dispatch>>(sessions.manager, "reports.dispatch", mine());
+    expect(data.totals).toMatchObject({ orders: 5, offers: 1, assigned: 2 });
+    expect(data.totals.assignedWithin60).toBeLessThanOrEqual(2);
+    const byStrategy = Object.fromEntries(data.rows.map((r) => [r.strategy, r.orders]));
+    expect(byStrategy).toEqual({ DISPATCHER: 1, NONE: 4 });
+  });
+});
+
+/** The console order's fare (it is A's third trip but not under the API key). */
+async function consoleFare(): Promise<bigint> {
+  const { data } = await ok<Report<Money>>(sessions.manager, "reports.money", { ...PERIOD, source: "CONSOLE", driverId: drivers.A.id });
+  return data.totals.revenue;
+}
+
+async function download(session: Session, path: string): Promise<Response> {
+  return fetch(`${app.url}${path}`, { headers: { cookie: session.cookie } });
+}
+
+describe("exports", () => {
+  it("CSV: UTF-8 with a BOM, the screen's numbers, parsed back with csv-parse", async () => {
+    const res = await download(sessions.manager, `/reports/orders.csv?period=shift&apiKeyId=${apiKeyId}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/text\/csv/);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const rows = parseCsv(bytes.toString("utf8").slice(1), { relax_column_count: true, skip_empty_lines: true });
+    const value = (label: string) => Number(rows.find((r) => r[0] === label)?.[1]);
+    expect(value("Created")).toBe(5);
+    expect(value("Completed")).toBe(2);
+    expect(value("Lost")).toBe(1);
+    const money = await download(sessions.manager, `/reports/money.csv?period=shift&apiKeyId=${apiKeyId}`);
+    const moneyRows = parseCsv((await money.text()).replace(/^\uFEFF/, ""), { relax_column_count: true, skip_empty_lines: true });
+    const screen = (await ok<Report<Money>>(sessions.manager, "reports.money", mine())).data;
+    const revenue = moneyRows.find((r) => r[0] === "Revenue, ₽")?.[1];
+    expect(revenue).toBe(`${screen.totals.revenue / 100n}.${String(screen.totals.revenue % 100n).padStart(2, "0")}`);
+  });
+
+  it("CSV cells that start with = + - @ are escaped; a manager sees no passenger's phone, Russian headers with the Russian locale", async () => {
+    const res = await fetch(`${app.url}/reports/orders.csv?period=shift&apiKeyId=${apiKeyId}`, { headers: { cookie: `${sessions.manager.cookie}; locale=ru` } });
+    const text = await res.text();
+    expect(text).toContain("Создано");
+    const waits = await (await download(sessions.manager, `/reports/waits.csv?period=shift&apiKeyId=${apiKeyId}`)).text();
+    expect(waits).not.toContain("79165550004");
+    const asAdmin = await (await download(sessions.admin, `/reports/waits.csv?period=shift&apiKeyId=${apiKeyId}`)).text();
+    // A phone starts with +: escaped as text, never a formula.
+    expect(asAdmin).toContain("'+79165550004");
+  });
+
+  it("XLSX: read back with exceljs, the same numbers as tRPC", async () => {
+    const res = await download(sessions.manager, `/reports/drivers.xlsx?period=shift`);
+    expect(res.status).toBe(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(await res.arrayBuffer());
+    const sheet = workbook.worksheets[0]!;
+    const headers = (sheet.getRow(1).values as unknown[]).slice(1);
+    const col = (name: string) => headers.indexOf(name) + 1;
+    const screen = (await ok<Report<Drivers>>(sessions.manager, "reports.drivers", PERIOD)).data;
+    const a = screen.drivers.find((d) => d.driverId === drivers.A.id)!;
+    let found = false;
+    sheet.eachRow((row, n) => {
+      if (n === 1 || row.getCell(col("Call sign")).value !== drivers.A.callSign) return;
+      found = true;
+      expect(row.getCell(col("Completed")).value).toBe(a.completed);
+      expect(row.getCell(col("Revenue, ₽")).value).toBe(Number(a.revenue) / 100);
+      expect(row.getCell(col("Commission, ₽")).value).toBe(Number(a.commission) / 100);
+    });
+    expect(found).toBe(true);
+  });
+
+  it("bad input: a period over a year, an unknown filter, a malformed date, an unknown report — clear errors in the operator's language", async () => {
+    const cases: Array<[string, number, RegExp]> = [
+      ["/reports/orders.csv?period=range&from=2025-01-01&to=2026-06-01", 400, /longer than a year/],
+      ["/reports/orders.csv?period=shift&colour=red", 400, /Unknown filter “colour”/],
+      ["/reports/orders.xlsx?period=shift&date=2026-13-45", 400, /Bad date in “date”/],
+      ["/reports/orders.csv?period=fortnight", 400, /filter “period”/],
+      ["/reports/salaries.csv?period=shift", 404, /No such report/],
+    ];
+    for (const [path, status, message] of cases) {
+      const res = await download(sessions.manager, path);
+      expect(res.status, path).toBe(status);
+      expect(await res.text(), path).toMatch(message);
+    }
+    const ru = await fetch(`${app.url}/reports/orders.csv?period=range&from=2025-01-01&to=2026-06-01`, { headers: { cookie: `${sessions.manager.cookie}; locale=ru` } });
+    expect(await ru.text()).toMatch(/Период длиннее года/);
+    const viaTrpc = await trpc(app.url, sessions.manager, "reports.orders", { period: "range", from: "2025-01-01", to: "2026-06-01" });
+    expect(viaTrpc.error).toMatchObject({ code: "BAD_REQUEST", domainCode: "BAD_PARAMETER" });
+    expect(viaTrpc.error!.message).toMatch(/longer than a year/);
+  });
+});
+
+describe("access", () => {
+  it("without a session: 401; a dispatcher: 403, and the attempt is audited", async () => {
+    expect((await fetch(`${app.url}/reports/orders.csv?period=shift`)).status).toBe(401);
+    const refused = await download(sessions.dispatcher, "/reports/money.xlsx?period=shift");
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toMatch(/Manager/);
+    expect((await trpc(app.url, sessions.dispatcher, "reports.money", PERIOD)).error?.code).toBe("FORBIDDEN");
+    const audit = await ok<{ items: Array<{ action: string; entityId: string | null; details: { ok?: boolean } }> }>(sessions.admin, "admin.audit", { limit: 50, action: "reports.export" });
+    expect(audit.items.some((a) => a.action === "reports.export" && a.entityId === "money" && a.details.ok === false)).toBe(true);
+  });
+
+  it("a manager reads the board and the reports, and every change is refused", async () => {
+    await ok(sessions.manager, "orders.board", { filter: { group: "all" }, limit: 20 });
+    await ok(sessions.manager, "orders.get", { id: orderIds[4] });
+    await ok(sessions.manager, "map.overview", {});
+    const target = await idOf(`${tag} 5`);
+    const changes: Array<[string, unknown]> = [
+      ["orders.move", { orderId: target.id, to: "DONE_CANCELLED", expectedVersion: target.version }],
+      ["orders.create", { phone: "79165550100", pickup: { street: "ул. Ленина", house: "1" } }],
+      ["dispatch.send", { orderId: target.id, driverId: drivers.A.id }],
+      ["balances.adjust", { account: "driver", id: drivers.A.id, amount: 100, reason: "x", txnId: "manager-try" }],
+      ["reports.setShiftStart", { hour: 6 }],
+      ["admin.users.create", { email: "x@reports.test", name: "x", password: PASSWORD, roles: ["ADMIN"] }],
+    ];
+    for (const [path, input] of changes) {
+      const r = await trpc(app.url, sessions.manager, path, input, "mutation");
+      expect(r.error?.code, path).toBe("FORBIDDEN");
+    }
+    const after = await ok<{ items: Array<{ id: number; version: number }> }>(sessions.admin, "orders.board", { filter: { group: "all", q: `${tag} 5` }, limit: 20 });
+    expect(after.items[0]!.version).toBe(target.version);
+  });
+
+  it("the shift start hour is the administrator's setting: the shift's bounds move with it", async () => {
+    const before = (await ok<Report<Orders>>(sessions.admin, "reports.orders", { period: "shift", date: "2026-11-20" })).meta;
+    await ok(sessions.admin, "reports.setShiftStart", { hour: 6 }, "mutation");
+    const after = (await ok<Report<Orders>>(sessions.admin, "reports.orders", { period: "shift", date: "2026-11-20" })).meta;
+    await ok(sessions.admin, "reports.setShiftStart", { hour: 8 }, "mutation");
+    // Europe/Moscow, UTC+3: 08:00 is 05:00 UTC, 06:00 is 03:00 UTC.
+    expect(before.from.toISOString()).toBe("2026-11-20T05:00:00.000Z");
+    expect(before.to.toISOString()).toBe("2026-11-21T05:00:00.000Z");
+    expect(after.from.toISOString()).toBe("2026-11-20T03:00:00.000Z");
+  });
+});
