@@ -23,6 +23,9 @@ export function ApiReference({ document }: { document: Record<string, unknown> }
         hideClientButton: true,
         showDeveloperTools: "never",
         hideDarkModeToggle: true,
+        // Its "ask AI" agent is on by default when the page is served from a
+        // local address and reaches proxy.scalar.com (refused by the CSP).
+        agent: { disabled: true },
         authentication: { preferredSecurityScheme: "apiKey" },
       }}
     />
