@@ -5,7 +5,8 @@
 // the SMSC's delivery receipt marks it delivered on the order's card; the
 // texts an administrator edits (Latin: GSM-7; long: concatenated parts with
 // UDH); a disconnect in the middle (reconnected, nothing lost or
-// duplicated); a throttled submit retried, a refused one failed for good.
+// duplicated), also between the parts of a long message (only the missing
+// parts resent, same reference); a throttled submit retried, a refused one failed for good.
 import smpp from "smpp";
 import type { Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -85,7 +86,11 @@ class Smsc {
       messageId,
       status,
     });
-    session.send(pdu.response(status === 0 ? { message_id: messageId } : { command_status: status }));
+    const reply = pdu.response(status === 0 ? { message_id: messageId } : { command_status: status });
+    // Dropping the connection: once the answer is written (it reaches the client), as when a link breaks right after it.
+    const drop = this.dropAfter !== null && --this.dropAfter <= 0;
+    if (drop) this.dropAfter = null;
+    session.send(reply, drop ? () => session.socket.destroy() : undefined);
     if (messageId && pdu.registered_delivery) {
       // The receipt after the answer, as SMSCs send it: the TLVs and the text of SMPP 3.4 Appendix B.
       const receipt = {
@@ -100,10 +105,6 @@ class Smsc {
         if (session.socket.destroyed) this.heldReceipts.push(receipt);
         else session.deliver_sm(receipt);
       }, 50);
-    }
-    if (this.dropAfter !== null && --this.dropAfter <= 0) {
-      this.dropAfter = null;
-      session.socket.destroy();
     }
   }
 
@@ -277,7 +278,7 @@ describe("SMS through SMPP", () => {
   });
 
   it("a disconnect in the middle: the client binds again and every message arrives once", async () => {
-    // One-part messages: a retry of a message cut between its parts sends its earlier parts again (docs/sms.md).
+    // One-part messages here; a long message cut between its parts: the next test.
     await console_.mutate("sms.saveTemplate", { serviceId, language: "ru", event: "ASSIGNED", text: "Машина едет: %minutes% мин." });
     const bindsBefore = smsc.binds;
     smsc.dropAfter = 1;
@@ -290,6 +291,32 @@ describe("SMS through SMPP", () => {
       const sms = (await smsOf(order.id)).find((m) => m.event === "ASSIGNED")!;
       expect(smsc.accepted(order.digits), order.digits).toHaveLength(sms.parts);
       expect(smsc.accepted(order.digits).map((p) => p.text).join("")).toBe(sms.text);
+    }
+  });
+
+  it("a long message cut by a disconnect between its parts: after the new bind only the missing parts go, under the same reference", async () => {
+    // Latin, so GSM-7: 3 parts of at most 153 septets.
+    const long = `Your ride arrives in %minutes% min. ${"Please wait at the entrance, the driver will call you when the car is there. ".repeat(4)}[end]`;
+    await console_.mutate("sms.saveSettings", { serviceId, language: "en", sender: "TaxiEN", patienceMinutes: 0 });
+    await console_.mutate("sms.saveTemplate", { serviceId, language: "en", event: "ASSIGNED", text: long });
+    try {
+      const bindsBefore = smsc.binds;
+      // The SMSC answers the first two parts, then the connection drops before the third is submitted.
+      smsc.dropAfter = 2;
+      const order = await confirmedOrder();
+      const sms = await delivered(order.id, "ASSIGNED");
+      expect(smsc.binds).toBeGreaterThan(bindsBefore);
+      const parts = smsc.accepted(order.digits);
+      expect(sms.parts).toBe(3);
+      // Each part once: no part the SMSC took before the cut went again.
+      expect(parts.map((p) => p.part?.seq)).toEqual([1, 2, 3]);
+      expect(new Set(parts.map((p) => p.part?.ref)).size).toBe(1);
+      expect(parts.every((p) => p.part?.total === 3)).toBe(true);
+      expect(parts.map((p) => p.text).join("")).toBe(sms.text);
+      expect(sms.providerIds).toEqual(parts.map((p) => p.messageId));
+    } finally {
+      await console_.mutate("sms.saveTemplate", { serviceId, language: "en", event: "ASSIGNED", text: null });
+      await console_.mutate("sms.saveSettings", { serviceId, language: "ru", sender: "", patienceMinutes: 0 });
     }
   });
 
