@@ -84,7 +84,10 @@ export async function recordAttempt(db: DbOrTx, smsId: number, outcome: SmsOutco
  * A receipt for one part: counts a delivered part (the message is DELIVERED
  * once all are) or fails the message. False when no message has the id.
  */
-export async function markReceipt(db: DbOrTx, providerId: string, outcome: "DELIVERED" | "FAILED", stat: string): Promise<boolean> {
+export async function markReceipt(db: DbOrTx, providerId: string, outcome: "DELIVERED" | "FAILED", stat: string, provider: "smpp" | "http" = "smpp"): Promise<boolean> {
+  // The HTTP provider's receipt may name the message by our own id (the %id% it was sent with) as well as by the provider's.
+  const ours = provider === "http" && UUID.test(providerId);
+  const which = `provider = $2 AND (provider_ids @> ARRAY[$1]::text[]${ours ? " OR delivery_id = $1::uuid" : ""})`;
   const rows = await sqlQuery<{ id: number }>(
     db,
     outcome === "DELIVERED"
@@ -92,15 +95,27 @@ export async function markReceipt(db: DbOrTx, providerId: string, outcome: "DELI
             SET delivered_parts = delivered_parts + 1,
                 state = CASE WHEN state = 'SENT' AND delivered_parts + 1 >= parts THEN 'DELIVERED'::"SmsState" ELSE state END,
                 delivered_at = CASE WHEN state = 'SENT' AND delivered_parts + 1 >= parts THEN now() ELSE delivered_at END
-          WHERE provider = 'smpp' AND provider_ids @> ARRAY[$1]::text[]
+          WHERE ${which}
       RETURNING id`
       : `UPDATE sms_message
             SET state = CASE WHEN state IN ('SENT', 'QUEUED') THEN 'FAILED'::"SmsState" ELSE state END,
                 failed_at = CASE WHEN state IN ('SENT', 'QUEUED') THEN now() ELSE failed_at END,
-                error = $2
-          WHERE provider = 'smpp' AND provider_ids @> ARRAY[$1]::text[]
+                error = $3
+          WHERE ${which}
       RETURNING id`,
-    outcome === "DELIVERED" ? [providerId] : [providerId, `receipt: ${stat}`],
+    outcome === "DELIVERED" ? [providerId, provider] : [providerId, provider, `receipt: ${stat}`],
+  );
+  return rows.length > 0;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether a message sent through the HTTP provider has this id (the provider's or ours). */
+export async function httpMessageExists(db: DbOrTx, id: string): Promise<boolean> {
+  const rows = await sqlQuery<{ id: number }>(
+    db,
+    `SELECT id FROM sms_message WHERE provider = 'http' AND (provider_ids @> ARRAY[$1]::text[]${UUID.test(id) ? " OR delivery_id = $1::uuid" : ""}) LIMIT 1`,
+    [id],
   );
   return rows.length > 0;
 }
