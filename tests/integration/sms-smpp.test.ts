@@ -126,6 +126,8 @@ let console_: Console;
 let serviceId = 0;
 let phoneSeq = 9035550100;
 let driverSeq = 100;
+/** The first test's "assigned" SMS as the SMSC received it. */
+let assignedSms: { uuid: string; text: string } | undefined;
 
 interface Sms {
   id: number;
@@ -224,6 +226,7 @@ describe("SMS through SMPP", () => {
     expect(parts.map((p) => p.text).join("")).toBe(sms.text);
     expect(sms.text).toMatch(/^К вам едет /);
     expect(sms).toMatchObject({ provider: "smpp", providerIds: parts.map((p) => p.messageId) });
+    assignedSms = { uuid: order.uuid, text: parts.map((p) => p.text).join("") };
     const status = await waitFor("code 10", async () => {
       const s = await dispatchApi(server.url, server.apiKey, "GET", "order/status", { uuid: order.uuid });
       return s.response.code === 10 ? s : undefined;
@@ -233,6 +236,25 @@ describe("SMS through SMPP", () => {
     expect((await dispatchApi(server.url, server.apiKey, "POST", "order/status", { uuid: order.uuid, code: 3 })).status).toBe("DONE");
     const waiting = await delivered(order.id, "WAITING");
     expect(waiting.text).toMatch(/^Вас ожидает /);
+  });
+
+  it("the SMS the SMSC received holds the tracking link: it opens the order's page over HTTP", async () => {
+    expect(assignedSms, "the assigned SMS of the test above").toBeDefined();
+    // The link as the phone shows it: found in the text the SMSC took, not asked of our API.
+    const link = /https?:\/\/\S+\/t\/[A-Za-z0-9_-]{22}/.exec(assignedSms!.text)?.[0];
+    expect(link, assignedSms!.text).toBeDefined();
+    const page = await fetch(link!, { headers: { "accept-language": "ru" } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    const state = (await (await fetch(`${link}/state`)).json()) as { phase: string; driver: { first_name: string } | null };
+    // The car was assigned, then arrived (the test above).
+    expect(["coming", "arrived"]).toContain(state.phase);
+    expect(html).toContain(`data-phase="${state.phase}"`);
+    expect(html).toContain("Ваша поездка");
+    expect(html).toContain(state.driver!.first_name);
+    // The same link the dispatch API names for the order.
+    const info = await dispatchApi(server.url, server.apiKey, "GET", "order", { uuid: assignedSms!.uuid });
+    expect(info.response.tracking_url).toBe(link);
   });
 
   it("an administrator's own text in English goes as GSM-7; a long one in concatenated parts, each receipted", async () => {
