@@ -343,7 +343,7 @@ describe("short windows, and the HTTP SMS provider's delivery receipts", () => {
   const sent: Array<{ to: string; text: string; id: string }> = [];
   const template = inject("reliabilityTemplate");
   const SECRET = randomBytes(18).toString("base64url");
-  const LINK_SECONDS = 18;
+  const LINK_SECONDS = 10;
 
   beforeAll(async () => {
     smsApi = createServer((req, res) => {

@@ -277,7 +277,7 @@ describe("known orders give known figures", () => {
     // A period before the trips holds none of these ratings.
     const earlier = (await ok<Report<Drivers>>(sessions.manager, "reports.drivers", { period: "range", from: "2020-01-01", to: "2020-01-31" })).data;
     expect(earlier.drivers.find((d) => d.driverId === drivers.A.id)?.ratings ?? 0).toBe(0);
-    const csv = parseCsv((await (await download(sessions.manager, "/reports/drivers.csv?period=shift")).text()).replace(/^\uFEFF/, ""), { relax_column_count: true, skip_empty_lines: true }) as string[][];
+    const csv: string[][] = parseCsv((await (await download(sessions.manager, "/reports/drivers.csv?period=shift")).text()).replace(/^\uFEFF/, ""), { relax_column_count: true, skip_empty_lines: true });
     const headers = csv[0]!;
     const a = csv.find((r) => r[headers.indexOf("Call sign")] === drivers.A.callSign)!;
     expect(a[headers.indexOf("Average rating")]).toBe("3.5");
