@@ -340,16 +340,16 @@ describe("short windows, and the HTTP SMS provider's delivery receipts", () => {
   let database: TestDatabase;
   let server: StartedServer;
   let smsApi: Server;
-  const sent: Array<{ to: string; text: string; id: string }> = [];
+  const sent: Array<{ to: string; text: string; id: string; ours: string }> = [];
   const template = inject("reliabilityTemplate");
   const SECRET = randomBytes(18).toString("base64url");
-  const LINK_SECONDS = 10;
+  const LINK_SECONDS = 15;
 
   beforeAll(async () => {
     smsApi = createServer((req, res) => {
       const url = new URL(req.url ?? "/", "http://sms-api");
       const id = `sms-${sent.length + 1}`;
-      sent.push({ to: url.searchParams.get("to") ?? "", text: url.searchParams.get("msg") ?? "", id });
+      sent.push({ to: url.searchParams.get("to") ?? "", text: url.searchParams.get("msg") ?? "", id, ours: url.searchParams.get("cid") ?? "" });
       res.setHeader("content-type", "application/json");
       res.end(JSON.stringify({ status: "OK", sms_id: id }));
     });
@@ -477,10 +477,12 @@ describe("short windows, and the HTTP SMS provider's delivery receipts", () => {
     expect(await ok.json()).toEqual({ ok: true, state: "DELIVERED" });
     expect((await smsOf()).find((m) => m.event === "ASSIGNED")!.state).toBe("DELIVERED");
 
-    // The "car is here" SMS: a JSON receipt saying it failed.
+    // The "car is here" SMS: a JSON receipt saying it failed, naming it by our own id (the %id% it was sent with).
     await driver!.status(uuid, "AWAITING_CLIENT");
     const waiting = (await until("the waiting SMS sent", (l) => l.some((m) => m.event === "WAITING" && m.state === "SENT"))).find((m) => m.event === "WAITING")!;
-    const failed = await receipt(SECRET, JSON.stringify({ id: waiting.providerIds[0], status: "failed" }), "application/json");
+    const ours = sent.find((m) => m.id === waiting.providerIds[0])!.ours;
+    expect(ours).toMatch(/^[0-9a-f-]{36}$/);
+    const failed = await receipt(SECRET, JSON.stringify({ id: ours, status: "failed" }), "application/json");
     expect(await failed.json()).toEqual({ ok: true, state: "FAILED" });
     expect((await smsOf()).find((m) => m.event === "WAITING")).toMatchObject({ state: "FAILED", error: "receipt: failed" });
     await driver!.status(uuid, "IN_PROCESS");
