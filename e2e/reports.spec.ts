@@ -24,6 +24,9 @@ test("a manager opens the month's reports with charts, in both languages, and do
   await shot("reports-money-ru");
   await page.getByTestId("report-tab-drivers").click();
   await expect(page.getByTestId("table-drivers")).toBeVisible();
+  // The passengers' ratings per driver: their average and count.
+  await expect(page.getByTestId("table-drivers").getByRole("columnheader", { name: "Средняя оценка" })).toBeVisible();
+  await expect(page.getByTestId("table-drivers").getByRole("columnheader", { name: "Оценок" })).toBeVisible();
   await shot("reports-drivers-ru");
   await page.getByTestId("report-tab-dispatch").click();
   await expect(page.getByTestId("table-dispatch")).toBeVisible();

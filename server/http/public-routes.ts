@@ -19,6 +19,7 @@ import { toNodeHandler } from "./node-adapter";
 import { underPrefix, type RequestTarget } from "./request-target";
 import { handleReportExport, REPORT_EXPORT_PATH } from "./reports-export";
 import { isTrackingDataPath, trackingDataHandler } from "../tracking/api/routes";
+import { isSmsReceiptPath, smsReceiptHandler } from "../sms/api/receipt-route";
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
@@ -61,6 +62,7 @@ export function publicRoute(target: RequestTarget | undefined, headers?: Incomin
     return guardNextRequest(path, headers, target.search);
   }
   if (isTrackingDataPath(path)) return trackingDataHandler;
+  if (isSmsReceiptPath(path)) return smsReceiptHandler;
   if (path === "/healthz") return handleHealth;
   if (REPORT_EXPORT_PATH.test(path)) return handleReportExport;
   if (path === "/metrics") {

@@ -2,7 +2,8 @@
 // of each shift inside the period; an open shift counts until now), offers
 // received and how they were answered (accepted, refused, timed out), orders
 // completed, their fares, the commission the ledger took and what the driver
-// kept. Ratings and empty kilometres are not stored on this branch (docs/reports.md).
+// kept, and the passengers' ratings given in the period (trip_rating: their
+// average and count). Empty kilometres are not stored (docs/reports.md).
 import type { DbOrTx } from "../db";
 import { sqlQuery } from "../db/sql";
 import { kopecks, num, orderFilters, Sql, type Scope } from "./scope";
@@ -25,6 +26,9 @@ export interface DriverRow {
   revenue: bigint;
   commission: bigint;
   earnings: bigint;
+  /** Passengers' ratings given in the period: their mean (1..5, two decimals; null without any) and count. */
+  averageRating: number | null;
+  ratings: number;
 }
 
 export interface DriversReport {
@@ -69,10 +73,16 @@ export async function driversReport(db: DbOrTx, scope: Scope, now = new Date()):
        SELECT x.driver_id, COALESCE(-sum(x.amount), 0)::text AS commission
          FROM driver_ledger_entry x JOIN d ON d.id = x.driver_id JOIN orders o ON o.id = x.order_id
         WHERE x.kind = 'COMMISSION' AND x.created_at >= ${from} AND x.created_at < ${to} AND ${orderFilters(sql, { ...scope.query, driverId: undefined })}
-        GROUP BY x.driver_id)
-     SELECT d.id, d.call_sign, d.first_name, d.last_name, s.secs, f.offers, f.accepted, f.refused, f.timed_out, c.completed, c.revenue, l.commission
+        GROUP BY x.driver_id),
+     r AS (
+       SELECT t.driver_id, count(*)::int AS ratings, avg(t.stars)::float8 AS mean_stars
+         FROM trip_rating t JOIN d ON d.id = t.driver_id JOIN orders o ON o.id = t.order_id
+        WHERE t.created_at >= ${from} AND t.created_at < ${to} AND ${orderFilters(sql, { ...scope.query, driverId: undefined })}
+        GROUP BY t.driver_id)
+     SELECT d.id, d.call_sign, d.first_name, d.last_name, s.secs, f.offers, f.accepted, f.refused, f.timed_out, c.completed, c.revenue, l.commission, r.ratings, r.mean_stars
        FROM d LEFT JOIN s ON s.driver_id = d.id LEFT JOIN f ON f.driver_id = d.id LEFT JOIN c ON c.driver_id = d.id LEFT JOIN l ON l.driver_id = d.id
-      WHERE s.secs IS NOT NULL OR f.offers IS NOT NULL OR c.completed IS NOT NULL OR l.commission IS NOT NULL
+            LEFT JOIN r ON r.driver_id = d.id
+      WHERE s.secs IS NOT NULL OR f.offers IS NOT NULL OR c.completed IS NOT NULL OR l.commission IS NOT NULL OR r.ratings IS NOT NULL
       ORDER BY d.call_sign`,
     sql.params,
   );
@@ -97,6 +107,8 @@ export async function driversReport(db: DbOrTx, scope: Scope, now = new Date()):
         revenue,
         commission,
         earnings: revenue - commission,
+        averageRating: r.mean_stars === null || r.mean_stars === undefined ? null : Math.round(num(r.mean_stars) * 100) / 100,
+        ratings: num(r.ratings),
       };
     }),
   };

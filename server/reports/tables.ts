@@ -78,9 +78,9 @@ export function reportSheets<K extends ReportKind>(kind: K, data: ReportOf[K], m
         sheet(
           s,
           "drivers",
-          ["callSign", "name", "shiftHours", "offers", "accepted", "refused", "timedOut", "acceptanceRate", "refusalRate", "completed", "revenue", "commission", "earnings"],
+          ["callSign", "name", "shiftHours", "offers", "accepted", "refused", "timedOut", "acceptanceRate", "refusalRate", "completed", "revenue", "commission", "earnings", "averageRating", "ratings"],
           d.drivers,
-          (r) => [r.callSign, r.name, r.shiftHours, r.offers, r.accepted, r.refused, r.timedOut, r.acceptanceRate, r.refusalRate, r.completed, r.revenue, r.commission, r.earnings],
+          (r) => [r.callSign, r.name, r.shiftHours, r.offers, r.accepted, r.refused, r.timedOut, r.acceptanceRate, r.refusalRate, r.completed, r.revenue, r.commission, r.earnings, r.averageRating, r.ratings],
         ),
       ];
     }

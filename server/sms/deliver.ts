@@ -6,7 +6,7 @@
 import { db } from "../db";
 import { config } from "../config";
 import type { SmsPayload } from "./messages";
-import { recordAttempt, smsRecord } from "./messages";
+import { recordAttempt, saveParts, smsRecord } from "./messages";
 import { smsProvider, type SmsOutcome } from "./provider";
 
 export interface SmsDelivery {
@@ -26,7 +26,15 @@ export async function deliverSms(delivery: SmsDelivery): Promise<SmsDeliveryResu
   const provider = await smsProvider();
   let outcome: SmsOutcome;
   try {
-    outcome = await provider.send({ id: delivery.deliveryId, phone: delivery.target, text: payload.text, sender: payload.sender || config().SMS_SENDER });
+    outcome = await provider.send({
+      id: delivery.deliveryId,
+      phone: delivery.target,
+      text: payload.text,
+      sender: payload.sender || config().SMS_SENDER,
+      // A long message's parts accepted by an earlier attempt are not sent again (server/sms/smpp.ts).
+      parts: record?.parts ?? null,
+      ...(record ? { saveParts: (progress) => saveParts(db(), record.id, provider.name, progress) } : {}),
+    });
   } catch (error) {
     outcome = { ok: false, retriable: true, error: error instanceof Error ? error.message : String(error) };
   }

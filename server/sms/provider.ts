@@ -12,6 +12,16 @@ export interface SmsSubmission {
   text: string;
   /** The sender name or number. */
   sender: string;
+  /** A concatenated message's parts that earlier attempts got accepted (SMPP; null: none yet). */
+  parts?: PartProgress | null;
+  /** Records the parts accepted so far, durably, before the next part goes (the message's record). */
+  saveParts?: (progress: PartProgress) => Promise<void>;
+}
+
+/** A concatenated message in progress: the reference all its parts carry, and each accepted part's id by part number ('' not yet). */
+export interface PartProgress {
+  reference: number;
+  ids: string[];
 }
 
 /**

@@ -46,4 +46,15 @@ export const smsSettings = {
   SMS_HTTP_KEY: z.string().default(""),
   /** A top-level field of the provider's JSON reply that holds its message id (recorded with the message). */
   SMS_HTTP_ID_FIELD: z.string().max(64).default(""),
+  /**
+   * The secret in the path of the HTTP provider's delivery receipts: the
+   * provider calls /sms/receipt/<secret> (unset: no receipt endpoint).
+   */
+  SMS_HTTP_RECEIPT_SECRET: optionalString.pipe(z.string().regex(/^[A-Za-z0-9._~-]{16,200}$/, "must be 16 to 200 URL-safe characters").optional()),
+  /** The receipt's fields of the message id and its status (a name, or a dotted path into a JSON body). */
+  SMS_HTTP_RECEIPT_ID_FIELD: z.string().trim().min(1).max(64).default("id"),
+  SMS_HTTP_RECEIPT_STATUS_FIELD: z.string().trim().min(1).max(64).default("status"),
+  /** Status words or codes (comma-separated, any case) that mean delivered, and that mean it never will be; any other changes nothing. */
+  SMS_HTTP_RECEIPT_DELIVERED: z.string().max(500).default("delivered,delivrd"),
+  SMS_HTTP_RECEIPT_FAILED: z.string().max(500).default("failed,undelivered,undeliv,expired,rejected,rejectd,deleted"),
 };

@@ -11,7 +11,8 @@
 // What SMPP cannot promise: a submit_sm whose response is lost with the
 // connection may have been taken by the SMSC, and the retry sends it again
 // (the protocol has no idempotency key). A message whose submit_sm_resp we
-// recorded is never submitted again (server/sms/deliver.ts).
+// recorded is never submitted again (server/sms/deliver.ts), nor is a part
+// of a long message (sendConcatenated).
 import smpp from "smpp";
 import type { Config } from "../config";
 import { log } from "../log";
@@ -163,37 +164,54 @@ export class SmppProvider implements SmsProvider {
       data_coding: encoding === "GSM7" ? 0 : 8,
     };
     const parts = splitSms(message.text, encoding);
-    const bodies: Array<Record<string, unknown>> =
-      parts.length === 1
-        ? [{ ...common, short_message: message.text }]
-        : this.cfg.SMPP_LONG_MESSAGES === "payload"
-          ? [{ ...common, message_payload: message.text }]
-          : this.concatenated(parts, common);
-    const ids: string[] = [];
-    for (const body of bodies) {
-      await this.throttle.take();
-      const reply = await this.submit(body);
-      if ("id" in reply) {
-        ids.push(reply.id);
-        continue;
-      }
-      if ("status" in reply) {
-        const hex = `0x${reply.status.toString(16).padStart(8, "0")}`;
-        return { ok: false, retriable: PASSING.has(reply.status), error: `SMPP: the SMSC refused the message (command_status ${hex})` };
-      }
-      return { ok: false, retriable: true, error: `SMPP: ${reply.error}` };
-    }
-    return { ok: true, provider: this.name, providerIds: ids, parts: ids.length };
+    if (parts.length > 1 && this.cfg.SMPP_LONG_MESSAGES === "udh") return this.sendConcatenated(message, parts, common);
+    const body = parts.length === 1 ? { ...common, short_message: message.text } : { ...common, message_payload: message.text };
+    await this.throttle.take();
+    const reply = await this.submit(body);
+    if ("id" in reply) return { ok: true, provider: this.name, providerIds: [reply.id], parts: 1 };
+    return this.refusal(reply);
   }
 
-  /** Parts with the concatenation header: IEI 0 (8-bit reference), its length 3, reference, count, number. */
-  private concatenated(parts: string[], common: Record<string, unknown>): Array<Record<string, unknown>> {
+  /**
+   * A long text in concatenated parts (UDH: IEI 0, an 8-bit reference, the
+   * count, the number). A retry after a disconnect between parts submits only
+   * the parts the SMSC has not accepted, under the reference of the first
+   * attempt, so the phone assembles one message and shows no part twice: the
+   * reference is recorded before the first part goes, and each part's
+   * message_id as soon as its submit_sm_resp comes (SmsSubmission.saveParts).
+   */
+  private async sendConcatenated(message: SmsSubmission, parts: string[], common: Record<string, unknown>): Promise<SmsOutcome> {
+    // Earlier progress counts only for the same split (the text is the outbox message's, so it is).
+    const prior = message.parts && message.parts.ids.length === parts.length ? message.parts : null;
+    const progress = { reference: prior?.reference ?? this.nextReference(), ids: prior ? [...prior.ids] : parts.map(() => "") };
+    if (!prior) await message.saveParts?.({ reference: progress.reference, ids: [...progress.ids] });
+    for (const [i, text] of parts.entries()) {
+      if (progress.ids[i]) continue;
+      await this.throttle.take();
+      const reply = await this.submit({
+        ...common,
+        esm_class: 0x40,
+        short_message: { udh: Buffer.from([0x05, 0x00, 0x03, progress.reference, parts.length, i + 1]), message: text },
+      });
+      if (!("id" in reply)) return this.refusal(reply);
+      // An SMSC that gives no message_id still took the part: "-" keeps it from being sent again.
+      progress.ids[i] = reply.id || "-";
+      await message.saveParts?.({ reference: progress.reference, ids: [...progress.ids] });
+    }
+    return { ok: true, provider: this.name, providerIds: progress.ids, parts: parts.length };
+  }
+
+  private refusal(reply: { status: number } | { error: string }): SmsOutcome {
+    if ("status" in reply) {
+      const hex = `0x${reply.status.toString(16).padStart(8, "0")}`;
+      return { ok: false, retriable: PASSING.has(reply.status), error: `SMPP: the SMSC refused the message (command_status ${hex})` };
+    }
+    return { ok: false, retriable: true, error: `SMPP: ${reply.error}` };
+  }
+
+  private nextReference(): number {
     this.reference = (this.reference + 1) % 256;
-    return parts.map((text, i) => ({
-      ...common,
-      esm_class: 0x40,
-      short_message: { udh: Buffer.from([0x05, 0x00, 0x03, this.reference, parts.length, i + 1]), message: text },
-    }));
+    return this.reference;
   }
 
   async close(): Promise<void> {

@@ -169,6 +169,35 @@ describe("a metered trip", () => {
     // The passenger's app (the dispatch API) reads the metered amount.
     const read = await dispatchApi(server.url, server.apiKey, "GET", "order", { uuid: trip.uuid });
     expect(Number(read.response.amount)).toBe(done.fare);
+    // The passenger's tracking page shows the fare with the meter's breakdown, to the kopeck.
+    const link = String(read.response.tracking_url);
+    const view = (await (await fetch(`${link}/state`)).json()) as { phase: string; fare: { amount: string; breakdown: Record<string, string> | null } };
+    const kopecks = (rub: number) => (Math.round(rub * 100) / 100).toFixed(2);
+    expect(view.phase).toBe("done");
+    expect(view.fare.amount).toBe(kopecks(done.fare));
+    expect(view.fare.breakdown).toEqual({
+      boarding: kopecks(done.breakdown.boarding),
+      distance: kopecks(done.breakdown.distance),
+      time: kopecks(done.breakdown.time),
+      waiting: kopecks(done.breakdown.waiting),
+      extras: "0.00",
+      minimum_added: "0.00",
+      rounding: "0.00",
+    });
+    const page = await fetch(`${link}?lang=en`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    // Each non-zero line as its label and amount (the page leaves zero lines out).
+    for (const [label, amount] of [
+      ["Boarding", done.breakdown.boarding],
+      ["Distance", done.breakdown.distance],
+      ["Time", done.breakdown.time],
+      ["Waiting", done.breakdown.waiting],
+    ] as const) {
+      if (amount === 0) continue;
+      expect(html).toMatch(new RegExp(`<dt>${label}</dt><dd>${kopecks(amount).replace(".", "\\.")} RUB</dd>`));
+    }
+    expect(html).toContain(`${kopecks(done.fare)} RUB`);
   });
 
   it("replies the same to a repeated completion and debits nothing more", async () => {

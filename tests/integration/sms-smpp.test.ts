@@ -5,7 +5,8 @@
 // the SMSC's delivery receipt marks it delivered on the order's card; the
 // texts an administrator edits (Latin: GSM-7; long: concatenated parts with
 // UDH); a disconnect in the middle (reconnected, nothing lost or
-// duplicated); a throttled submit retried, a refused one failed for good.
+// duplicated), also between the parts of a long message (only the missing
+// parts resent, same reference); a throttled submit retried, a refused one failed for good.
 import smpp from "smpp";
 import type { Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -85,7 +86,11 @@ class Smsc {
       messageId,
       status,
     });
-    session.send(pdu.response(status === 0 ? { message_id: messageId } : { command_status: status }));
+    const reply = pdu.response(status === 0 ? { message_id: messageId } : { command_status: status });
+    // Dropping the connection: once the answer is written (it reaches the client), as when a link breaks right after it.
+    const drop = this.dropAfter !== null && --this.dropAfter <= 0;
+    if (drop) this.dropAfter = null;
+    session.send(reply, drop ? () => session.socket.destroy() : undefined);
     if (messageId && pdu.registered_delivery) {
       // The receipt after the answer, as SMSCs send it: the TLVs and the text of SMPP 3.4 Appendix B.
       const receipt = {
@@ -100,10 +105,6 @@ class Smsc {
         if (session.socket.destroyed) this.heldReceipts.push(receipt);
         else session.deliver_sm(receipt);
       }, 50);
-    }
-    if (this.dropAfter !== null && --this.dropAfter <= 0) {
-      this.dropAfter = null;
-      session.socket.destroy();
     }
   }
 
@@ -125,6 +126,8 @@ let console_: Console;
 let serviceId = 0;
 let phoneSeq = 9035550100;
 let driverSeq = 100;
+/** The first test's "assigned" SMS as the SMSC received it. */
+let assignedSms: { uuid: string; text: string } | undefined;
 
 interface Sms {
   id: number;
@@ -223,6 +226,7 @@ describe("SMS through SMPP", () => {
     expect(parts.map((p) => p.text).join("")).toBe(sms.text);
     expect(sms.text).toMatch(/^К вам едет /);
     expect(sms).toMatchObject({ provider: "smpp", providerIds: parts.map((p) => p.messageId) });
+    assignedSms = { uuid: order.uuid, text: parts.map((p) => p.text).join("") };
     const status = await waitFor("code 10", async () => {
       const s = await dispatchApi(server.url, server.apiKey, "GET", "order/status", { uuid: order.uuid });
       return s.response.code === 10 ? s : undefined;
@@ -232,6 +236,25 @@ describe("SMS through SMPP", () => {
     expect((await dispatchApi(server.url, server.apiKey, "POST", "order/status", { uuid: order.uuid, code: 3 })).status).toBe("DONE");
     const waiting = await delivered(order.id, "WAITING");
     expect(waiting.text).toMatch(/^Вас ожидает /);
+  });
+
+  it("the SMS the SMSC received holds the tracking link: it opens the order's page over HTTP", async () => {
+    expect(assignedSms, "the assigned SMS of the test above").toBeDefined();
+    // The link as the phone shows it: found in the text the SMSC took, not asked of our API.
+    const link = /https?:\/\/\S+\/t\/[A-Za-z0-9_-]{22}/.exec(assignedSms!.text)?.[0];
+    expect(link, assignedSms!.text).toBeDefined();
+    const page = await fetch(link!, { headers: { "accept-language": "ru" } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    const state = (await (await fetch(`${link}/state`)).json()) as { phase: string; driver: { first_name: string } | null };
+    // The car was assigned, then arrived (the test above).
+    expect(["coming", "arrived"]).toContain(state.phase);
+    expect(html).toContain(`data-phase="${state.phase}"`);
+    expect(html).toContain("Ваша поездка");
+    expect(html).toContain(state.driver!.first_name);
+    // The same link the dispatch API names for the order.
+    const info = await dispatchApi(server.url, server.apiKey, "GET", "order", { uuid: assignedSms!.uuid });
+    expect(info.response.tracking_url).toBe(link);
   });
 
   it("an administrator's own text in English goes as GSM-7; a long one in concatenated parts, each receipted", async () => {
@@ -277,7 +300,7 @@ describe("SMS through SMPP", () => {
   });
 
   it("a disconnect in the middle: the client binds again and every message arrives once", async () => {
-    // One-part messages: a retry of a message cut between its parts sends its earlier parts again (docs/sms.md).
+    // One-part messages here; a long message cut between its parts: the next test.
     await console_.mutate("sms.saveTemplate", { serviceId, language: "ru", event: "ASSIGNED", text: "Машина едет: %minutes% мин." });
     const bindsBefore = smsc.binds;
     smsc.dropAfter = 1;
@@ -290,6 +313,32 @@ describe("SMS through SMPP", () => {
       const sms = (await smsOf(order.id)).find((m) => m.event === "ASSIGNED")!;
       expect(smsc.accepted(order.digits), order.digits).toHaveLength(sms.parts);
       expect(smsc.accepted(order.digits).map((p) => p.text).join("")).toBe(sms.text);
+    }
+  });
+
+  it("a long message cut by a disconnect between its parts: after the new bind only the missing parts go, under the same reference", async () => {
+    // Latin, so GSM-7: 3 parts of at most 153 septets.
+    const long = `Your ride arrives in %minutes% min. ${"Please wait at the entrance, the driver will call you when the car is there. ".repeat(4)}[end]`;
+    await console_.mutate("sms.saveSettings", { serviceId, language: "en", sender: "TaxiEN", patienceMinutes: 0 });
+    await console_.mutate("sms.saveTemplate", { serviceId, language: "en", event: "ASSIGNED", text: long });
+    try {
+      const bindsBefore = smsc.binds;
+      // The SMSC answers the first two parts, then the connection drops before the third is submitted.
+      smsc.dropAfter = 2;
+      const order = await confirmedOrder();
+      const sms = await delivered(order.id, "ASSIGNED");
+      expect(smsc.binds).toBeGreaterThan(bindsBefore);
+      const parts = smsc.accepted(order.digits);
+      expect(sms.parts).toBe(3);
+      // Each part once: no part the SMSC took before the cut went again.
+      expect(parts.map((p) => p.part?.seq)).toEqual([1, 2, 3]);
+      expect(new Set(parts.map((p) => p.part?.ref)).size).toBe(1);
+      expect(parts.every((p) => p.part?.total === 3)).toBe(true);
+      expect(parts.map((p) => p.text).join("")).toBe(sms.text);
+      expect(sms.providerIds).toEqual(parts.map((p) => p.messageId));
+    } finally {
+      await console_.mutate("sms.saveTemplate", { serviceId, language: "en", event: "ASSIGNED", text: null });
+      await console_.mutate("sms.saveSettings", { serviceId, language: "ru", sender: "", patienceMinutes: 0 });
     }
   });
 

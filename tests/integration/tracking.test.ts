@@ -5,7 +5,8 @@
 // before the car arrives and the refusal after boarding, the rating (once,
 // only after the trip, 1 to 5), one 404 for malformed, unknown and expired
 // tokens, and no phone or name of the passenger (nor the driver's phone) in
-// any reply. The driver's side is played through the driver app interface
+// any reply; the rating refused once its window is over (with the page
+// saying so); the HTTP SMS provider's delivery receipts. The driver's side is played through the driver app interface
 // as docs/driver-app.md describes it; the integrator's receiver as
 // docs/dispatch-api.md describes callbacks.
 import { randomBytes } from "node:crypto";
@@ -329,33 +330,162 @@ describe("the link in the status callback", () => {
   });
 });
 
-describe("expiry", () => {
+// A server of short windows and real SMS through the HTTP provider: links
+// that expire a few seconds after their order is final, a rating window of
+// under a second, the passengers' SMS sent to an HTTP SMS API this test plays
+// (a GET with the phone and the text, answering its message id as JSON) and
+// its delivery receipts posted back the way such APIs document them (46elks'
+// "whendelivered": a form POST with `id` and `status`; a secret in the URL).
+describe("short windows, and the HTTP SMS provider's delivery receipts", () => {
   let database: TestDatabase;
   let server: StartedServer;
+  let smsApi: Server;
+  const sent: Array<{ to: string; text: string; id: string; ours: string }> = [];
   const template = inject("reliabilityTemplate");
+  const SECRET = randomBytes(18).toString("base64url");
+  const LINK_SECONDS = 15;
 
   beforeAll(async () => {
+    smsApi = createServer((req, res) => {
+      const url = new URL(req.url ?? "/", "http://sms-api");
+      const id = `sms-${sent.length + 1}`;
+      sent.push({ to: url.searchParams.get("to") ?? "", text: url.searchParams.get("msg") ?? "", id, ours: url.searchParams.get("cid") ?? "" });
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify({ status: "OK", sms_id: id }));
+    });
+    await new Promise<void>((resolve) => smsApi.listen(0, "127.0.0.1", resolve));
+    const address = smsApi.address();
+    const port = typeof address === "object" && address ? address.port : 0;
     database = await cloneTemplate(template);
-    // TRACKING_LINK_HOURS=0: a link stops working as soon as its order is final.
-    server = await startServer({ db: TEST_DB, env: { ...database.env, TRACKING_LINK_HOURS: "0" }, seeded: { ...template, appSecret: APP_SECRET } });
+    server = await startServer({
+      db: TEST_DB,
+      env: {
+        ...database.env,
+        TRACKING_LINK_HOURS: String(LINK_SECONDS / 3600),
+        RATING_WINDOW_HOURS: String(0.5 / 3600),
+        SMS_PROVIDER: "http",
+        SMS_HTTP_URL: `http://127.0.0.1:${port}/send?to=%phone_digits%&msg=%text%&cid=%id%`,
+        SMS_HTTP_KEY_HEADER: "X-Api-Key",
+        SMS_HTTP_KEY: "test-key",
+        SMS_HTTP_ID_FIELD: "sms_id",
+        SMS_HTTP_RECEIPT_SECRET: SECRET,
+        OUTGOING_ALLOW: "127.0.0.0/8",
+        SMS_ARRIVING_MINUTES: "0",
+      },
+      seeded: { ...template, appSecret: APP_SECRET },
+    });
   }, 240_000);
 
   afterAll(async () => {
     await server?.stop();
     await database?.drop();
+    smsApi?.close();
   });
 
-  it("works while the order lives and answers the same 404 once it is final", async () => {
+  it("works while the order lives and a while after; then answers the same 404 as an unknown link", async () => {
     const [driver] = await freeDrivers(server.url, server.apiKey, 1);
     const order = await orderFor(server.url, server.apiKey, driver!, "14");
     expect((await get(`${server.url}/t/${order.token}/state`)).status).toBe(200);
     const unknown = await get(`${server.url}/t/${randomBytes(16).toString("base64url")}/state`);
     await dispatchApi(server.url, server.apiKey, "POST", "cancel_order", { uuid: order.uuid, reason: "test" });
-    const expired = await get(`${server.url}/t/${order.token}/state`);
+    expect((await get(`${server.url}/t/${order.token}/state`)).status).toBe(200);
+    const deadline = Date.now() + (LINK_SECONDS + 30) * 1000;
+    let expired = await get(`${server.url}/t/${order.token}/state`);
+    while (expired.status !== 404 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expired = await get(`${server.url}/t/${order.token}/state`);
+    }
     expect(expired.status).toBe(404);
     expect(expired.text).toBe(unknown.text);
     expect((await get(`${server.url}/t/${order.token}`)).status).toBe(404);
     // The API still names the link (it is the order's), which now answers 404.
     expect((await dispatchApi(server.url, server.apiKey, "GET", "order", { uuid: order.uuid })).response.tracking_url).toBe(order.url);
+  }, 90_000);
+
+  it("refuses a rating once its window is over, and the page says so in the passenger's language", async () => {
+    const [driver] = await freeDrivers(server.url, server.apiKey, 1);
+    const order = await orderFor(server.url, server.apiKey, driver!, "16");
+    const pickup = (await state(server.url, order.token)).pickup as { lat: number; lon: number };
+    await driver!.ok("POST", "shift/start", { lat: pickup.lat + 0.005, lon: pickup.lon });
+    await driver!.ok("POST", "orders/status", { uuid: order.uuid, status: "CONFIRMED" });
+    await driver!.finish(order.uuid);
+    // The window (half a second) closes: the view stops offering the rating.
+    const deadline = Date.now() + 10_000;
+    let view = await state(server.url, order.token);
+    while (view.rating.can_rate && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      view = await state(server.url, order.token);
+    }
+    expect(view).toMatchObject({ phase: "done", rating: { can_rate: false, stars: null } });
+    const late = await postJson(`${server.url}/t/${order.token}/rating`, { stars: 5 });
+    expect(late.status).toBe(409);
+    expect(late.body.error).toMatchObject({ code: "NOT_ACCEPTABLE", reason: "the time to rate this trip is over" });
+    expect((await get(`${server.url}/t/${order.token}?lang=en`)).text).toContain("The time to rate this trip is over.");
+    expect((await get(`${server.url}/t/${order.token}?lang=ru`)).text).toContain("Время для оценки этой поездки истекло.");
+    expect((await state(server.url, order.token)).rating.stars).toBeNull();
+  });
+
+  it("sends the passenger's SMS through the HTTP API; its delivery receipts mark them delivered or failed", async () => {
+    const admin = await signInApi(server.url, server.adminEmail, server.adminPassword);
+    const [driver] = await freeDrivers(server.url, server.apiKey, 1);
+    const phone = uniquePhone();
+    const created = await dispatchApi(server.url, server.apiKey, "POST", "order", { phone, street: "ул. Ленина", house: "18", moderation_required: "no", driver_id: driver!.callSign });
+    expect(created.status, JSON.stringify(created.error)).toBe("DONE");
+    const uuid = String(created.response.uuid);
+    const board = await trpc<{ items: Array<{ id: number; uuid: string }> }>(server.url, admin, "orders.board", { filter: { group: "all", q: phone.slice(-7) }, limit: 10 });
+    const orderId = board.data!.items.find((r) => r.uuid === uuid)!.id;
+    type Sms = { event: string; state: string; providerIds: string[]; error: string | null };
+    const smsOf = async () => (await trpc<Sms[]>(server.url, admin, "sms.order", { orderId })).data ?? [];
+    const until = async (what: string, check: (list: Sms[]) => boolean) => {
+      const deadline = Date.now() + 30_000;
+      let list = await smsOf();
+      while (!check(list) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        list = await smsOf();
+      }
+      expect(check(list), `${what}: ${JSON.stringify(list)}`).toBe(true);
+      return list;
+    };
+    await driver!.ok("POST", "shift/start", { lat: 55.75, lon: 37.6 });
+    await driver!.ok("POST", "orders/status", { uuid, status: "CONFIRMED" });
+    const assigned = (await until("the assigned SMS sent", (l) => l.some((m) => m.event === "ASSIGNED" && m.state === "SENT"))).find((m) => m.event === "ASSIGNED")!;
+    const apiId = assigned.providerIds[0]!;
+    expect(sent.find((m) => m.id === apiId)?.to).toBe(phone);
+    const receipt = (path: string, body: string, type = "application/x-www-form-urlencoded") =>
+      fetch(`${server.url}/sms/receipt/${path}`, { method: "POST", headers: { "content-type": type }, body });
+
+    // Refused: a wrong secret, no id, a malformed body, a content type no provider sends, an unknown id.
+    const wrong = await receipt(randomBytes(18).toString("base64url"), `id=${apiId}&status=delivered`);
+    expect(wrong.status).toBe(403);
+    expect(((await wrong.json()) as { error: { code: string } }).error.code).toBe("FORBIDDEN");
+    const missing = await receipt(SECRET, "status=delivered");
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toMatchObject({ error: { code: "MISSING_PARAMETER", parameter: "id" } });
+    expect((await receipt(SECRET, "{not json", "application/json")).status).toBe(400);
+    expect((await receipt(SECRET, `id=${apiId}&status=delivered`, "text/plain")).status).toBe(415);
+    expect((await receipt(SECRET, `id=${apiId}&status=deli%0Avered`)).status).toBe(400);
+    const unknown = await receipt(SECRET, "id=sms-999999&status=delivered");
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe("NOT_FOUND");
+    expect((await smsOf()).find((m) => m.event === "ASSIGNED")!.state).toBe("SENT");
+
+    // An intermediate status changes nothing; "delivered" delivers it.
+    const accepted = await fetch(`${server.url}/sms/receipt/${SECRET}?id=${apiId}&status=sent`);
+    expect(await accepted.json()).toEqual({ ok: true, state: "UNCHANGED" });
+    const ok = await receipt(SECRET, `id=${apiId}&status=delivered&delivered=2026-11-26T12:00:00Z`);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual({ ok: true, state: "DELIVERED" });
+    expect((await smsOf()).find((m) => m.event === "ASSIGNED")!.state).toBe("DELIVERED");
+
+    // The "car is here" SMS: a JSON receipt saying it failed, naming it by our own id (the %id% it was sent with).
+    await driver!.status(uuid, "AWAITING_CLIENT");
+    const waiting = (await until("the waiting SMS sent", (l) => l.some((m) => m.event === "WAITING" && m.state === "SENT"))).find((m) => m.event === "WAITING")!;
+    const ours = sent.find((m) => m.id === waiting.providerIds[0])!.ours;
+    expect(ours).toMatch(/^[0-9a-f-]{36}$/);
+    const failed = await receipt(SECRET, JSON.stringify({ id: ours, status: "failed" }), "application/json");
+    expect(await failed.json()).toEqual({ ok: true, state: "FAILED" });
+    expect((await smsOf()).find((m) => m.event === "WAITING")).toMatchObject({ state: "FAILED", error: "receipt: failed" });
+    await driver!.status(uuid, "IN_PROCESS");
+    await driver!.ok("POST", "orders/complete", { uuid });
   });
 });

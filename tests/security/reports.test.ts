@@ -6,6 +6,8 @@
 // by hand) — give known figures in every report; the money report equals
 // the drivers' ledger (read through the accountants' tRPC); the CSV and XLSX
 // exports, parsed back with csv-parse and exceljs, hold the screen's numbers;
+// the passengers' ratings (given through the trips' tracking links) appear
+// per driver as their average and count;
 // a manager reads the board and the reports and can change nothing; a
 // dispatcher is refused the reports (403, audited); bad input is refused in
 // the operator's language.
@@ -96,7 +98,7 @@ interface Money {
   byDriver: Array<{ driverId: number; revenue: bigint; commission: bigint; orders: number }>;
 }
 interface Drivers {
-  drivers: Array<{ driverId: number; offers: number; refused: number; accepted: number; completed: number; revenue: bigint; commission: bigint; shiftSeconds: number }>;
+  drivers: Array<{ driverId: number; offers: number; refused: number; accepted: number; completed: number; revenue: bigint; commission: bigint; shiftSeconds: number; averageRating: number | null; ratings: number }>;
 }
 interface Dispatch {
   totals: { orders: number; offers: number; assigned: number; assignedWithin60: number };
@@ -105,6 +107,7 @@ interface Dispatch {
 
 let baseline: { consoleOrders: Orders; drivers: Drivers };
 const orderIds: number[] = [];
+const uuids = {} as Record<"o1" | "o2" | "console", string>;
 
 beforeAll(async () => {
   database = await freshDatabase();
@@ -163,11 +166,14 @@ beforeAll(async () => {
   await ok(sessions.admin, "dispatch.send", { orderId: o5.id, driverId: drivers.B.id }, "mutation");
   await driverApp(drivers.B.key, "offer/refuse", { uuid: o5.uuid, reason: "too far" });
   orderIds.push(o1.id, o2.id, o3.id, o4.id, o5.id);
+  uuids.o1 = o1.uuid;
+  uuids.o2 = o2.uuid;
   // A phone order in the console, completed by A (not under the API key).
   const phoneOrder = await ok<{ uuid?: string; id?: number }>(sessions.admin, "orders.create", { phone: "79165550099", clientName: `${tag} console`, pickup: { street: "ул. Ленина", house: "2" }, needNotify: false }, "mutation");
   const consoleUuid = phoneOrder.uuid ?? "";
   expect(consoleUuid).toMatch(/[0-9a-f-]{36}/);
   await drive(drivers.A.key, consoleUuid);
+  uuids.console = consoleUuid;
 }, 300_000);
 
 afterAll(async () => {
@@ -249,6 +255,35 @@ describe("known orders give known figures", () => {
     expect(a.shiftSeconds).toBeGreaterThan(0);
   });
 
+  it("drivers: the passengers' ratings given in the period, their average and count, on the screen and in the CSV", async () => {
+    const before = (id: number) => baseline.drivers.drivers.find((d) => d.driverId === id);
+    for (const d of [drivers.A, drivers.B]) expect(before(d.id)?.ratings ?? 0, "no ratings before").toBe(0);
+    // Rated the way passengers rate: through each trip's tracking link (GET /api/order names it).
+    for (const [uuid, stars] of [
+      [uuids.o1, 5],
+      [uuids.console, 2],
+      [uuids.o2, 4],
+    ] as const) {
+      const { tracking_url: url } = await api<{ tracking_url: string }>("GET", "order", { uuid });
+      const res = await fetch(`${app.url}${new URL(url).pathname}/rating`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ stars }) });
+      expect(res.status, await res.clone().text()).toBe(200);
+    }
+    const { data } = await ok<Report<Drivers>>(sessions.manager, "reports.drivers", PERIOD);
+    const row = (id: number) => data.drivers.find((d) => d.driverId === id)!;
+    expect(row(drivers.A.id)).toMatchObject({ averageRating: 3.5, ratings: 2 });
+    expect(row(drivers.B.id)).toMatchObject({ averageRating: 4, ratings: 1 });
+    // Another driver's row, with no ratings: none, not zero stars.
+    for (const other of data.drivers.filter((d) => d.driverId !== drivers.A.id && d.driverId !== drivers.B.id && d.ratings === 0)) expect(other.averageRating).toBeNull();
+    // A period before the trips holds none of these ratings.
+    const earlier = (await ok<Report<Drivers>>(sessions.manager, "reports.drivers", { period: "range", from: "2020-01-01", to: "2020-01-31" })).data;
+    expect(earlier.drivers.find((d) => d.driverId === drivers.A.id)?.ratings ?? 0).toBe(0);
+    const csv: string[][] = parseCsv((await (await download(sessions.manager, "/reports/drivers.csv?period=shift")).text()).replace(/^\uFEFF/, ""), { relax_column_count: true, skip_empty_lines: true });
+    const headers = csv[0]!;
+    const a = csv.find((r) => r[headers.indexOf("Call sign")] === drivers.A.callSign)!;
+    expect(a[headers.indexOf("Average rating")]).toBe("3.5");
+    expect(a[headers.indexOf("Ratings")]).toBe("2");
+  });
+
   it("dispatch: offers per order and by strategy (the one sent by hand)", async () => {
     const { data } = await ok<Report<Dispatch>>(sessions.manager, "reports.dispatch", mine());
     expect(data.totals).toMatchObject({ orders: 5, offers: 1, assigned: 2 });
@@ -315,6 +350,8 @@ describe("exports", () => {
       expect(row.getCell(col("Completed")).value).toBe(a.completed);
       expect(row.getCell(col("Revenue, ₽")).value).toBe(Number(a.revenue) / 100);
       expect(row.getCell(col("Commission, ₽")).value).toBe(Number(a.commission) / 100);
+      expect(row.getCell(col("Average rating")).value).toBe(3.5);
+      expect(row.getCell(col("Ratings")).value).toBe(2);
     });
     expect(found).toBe(true);
   });

@@ -274,9 +274,9 @@ function DriversView({ query }: { query: Query }) {
   return (
     <Table
       title={t.reports.kinds.drivers}
-      headers={[c.callSign, c.name, c.shiftHours, c.offers, c.accepted, c.refused, c.timedOut, c.acceptanceRate, c.refusalRate, c.completed, c.revenue, c.commission, c.earnings]}
-      numeric={[2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]}
-      rows={r.data.data.drivers.map((x) => [x.callSign, x.name, x.shiftHours, x.offers, x.accepted, x.refused, x.timedOut, pct(x.acceptanceRate), pct(x.refusalRate), x.completed, money(x.revenue), money(x.commission), money(x.earnings)])}
+      headers={[c.callSign, c.name, c.shiftHours, c.offers, c.accepted, c.refused, c.timedOut, c.acceptanceRate, c.refusalRate, c.completed, c.revenue, c.commission, c.earnings, c.averageRating, c.ratings]}
+      numeric={[2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]}
+      rows={r.data.data.drivers.map((x) => [x.callSign, x.name, x.shiftHours, x.offers, x.accepted, x.refused, x.timedOut, pct(x.acceptanceRate), pct(x.refusalRate), x.completed, money(x.revenue), money(x.commission), money(x.earnings), x.averageRating === null ? null : x.averageRating.toFixed(2), x.ratings])}
       testId="table-drivers"
     />
   );

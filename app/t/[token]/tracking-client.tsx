@@ -17,12 +17,24 @@ const TrackingMap = dynamic(() => import("./tracking-map"), { ssr: false, loadin
 
 type Link = "live" | "offline";
 
-async function post(token: string, path: string, body: unknown): Promise<{ ok: boolean; data: unknown }> {
+async function post(token: string, path: string, body: unknown): Promise<{ ok: boolean; status: number; data: unknown }> {
   try {
     const r = await fetch(`/t/${encodeURIComponent(token)}/${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-    return { ok: r.ok, data: await r.json().catch(() => null) };
+    return { ok: r.ok, status: r.status, data: await r.json().catch(() => null) };
   } catch {
-    return { ok: false, data: null };
+    return { ok: false, status: 0, data: null };
+  }
+}
+
+/** The order's view now (after a refusal that may mean the page's view is stale), or null. */
+async function freshView(token: string): Promise<TrackingView | null> {
+  try {
+    const r = await fetch(`/t/${encodeURIComponent(token)}/state`, { cache: "no-store" });
+    if (!r.ok) return null;
+    const parsed = trackingViewSchema.safeParse(await r.json());
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
   }
 }
 
@@ -131,7 +143,9 @@ export function TrackingClient({ token, initial, locale }: { token: string; init
       </section>
 
       {view.fare ? <Fare t={t} fare={view.fare} /> : null}
-      {view.phase === "done" ? <Rating t={t} token={token} view={view} onRated={(stars, comment) => setView({ ...view, rating: { can_rate: false, stars, comment } })} /> : null}
+      {view.phase === "done" ? (
+        <Rating t={t} token={token} view={view} onRated={(stars, comment) => setView({ ...view, rating: { can_rate: false, stars, comment } })} onStale={setView} />
+      ) : null}
       {view.can_cancel ? <Cancel t={t} token={token} onCancelled={(next) => next && setView(next)} /> : null}
     </main>
   );
@@ -161,7 +175,19 @@ function Fare({ t, fare }: { t: TrackingStrings; fare: NonNullable<TrackingView[
   );
 }
 
-function Rating({ t, token, view, onRated }: { t: TrackingStrings; token: string; view: TrackingView; onRated: (stars: number, comment: string) => void }) {
+function Rating({
+  t,
+  token,
+  view,
+  onRated,
+  onStale,
+}: {
+  t: TrackingStrings;
+  token: string;
+  view: TrackingView;
+  onRated: (stars: number, comment: string) => void;
+  onStale: (view: TrackingView) => void;
+}) {
   const [stars, setStars] = useState<number | null>(null);
   const [comment, setComment] = useState("");
   const [busy, setBusy] = useState(false);
@@ -176,12 +202,25 @@ function Rating({ t, token, view, onRated }: { t: TrackingStrings; token: string
       </section>
     );
   }
-  if (!view.rating.can_rate) return null;
+  if (!view.rating.can_rate) {
+    // A done trip not rated that can no longer be: the rating window is over (RATING_WINDOW_HOURS).
+    return (
+      <section className="trk-card" data-testid="rating-closed">
+        <p className="trk-muted">{t.ratingClosed}</p>
+      </section>
+    );
+  }
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (stars === null) return;
     setBusy(true);
     const r = await post(token, "rating", { stars, comment });
+    if (r.status === 409) {
+      // Refused as no longer possible (the window closed while the page was open, or rated elsewhere): show why.
+      const now = await freshView(token);
+      setBusy(false);
+      if (now && !now.rating.can_rate) return onStale(now);
+    }
     setBusy(false);
     setFailed(!r.ok);
     if (r.ok) onRated(stars, comment.trim());
