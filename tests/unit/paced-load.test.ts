@@ -35,11 +35,18 @@ describe("the paced fixed rate", () => {
     expect(result.ok).toBe(180);
     expect(result.bad).toBe(20);
     expect(result.firstBad).toContain("nope");
-    // 100/s is one every 10 ms: no 100 ms window holds 40 of them (autocannon's allowance sent 100 at once).
-    for (let i = 0; i + 40 < arrivals.length; i++) expect(arrivals[i + 40]! - arrivals[i]!).toBeGreaterThan(100);
+    // 100/s is one every 10 ms. autocannon's per-second allowance sent 100
+    // at once: 99 gaps of ~0 ms a second. The pacer sends each when due, so
+    // most gaps are near 10 ms; a stall of this process (a loaded machine)
+    // is caught up by sending what fell due together, which is right (the
+    // latency counts from the due time), so the test bounds the share of
+    // short gaps, not the longest burst.
+    const gaps = arrivals.slice(1).map((at, i) => at - arrivals[i]!);
+    const short = gaps.filter((gap) => gap < 4).length;
+    expect(short / gaps.length).toBeLessThan(0.5);
+    // Never ahead of the schedule: the last request was due at 1.99 s.
     const span = arrivals[arrivals.length - 1]! - arrivals[0]!;
     expect(span).toBeGreaterThan(1_800);
-    expect(span).toBeLessThan(2_500);
   });
 
   it("measures from when a request was due: a server slower than the rate shows its queue", async () => {
