@@ -208,7 +208,7 @@ export const configSchema = z.object({
   AMI_ORIGINATE_CHANNEL: z.string().trim().min(1).max(200).default("Local/{extension}@from-internal"),
   /** Click-to-call's Originate: the dialplan context that then dials the number (FreePBX's is from-internal). */
   AMI_ORIGINATE_CONTEXT: z.string().trim().min(1).max(80).default("from-internal"),
-  /** Cloud PBXs' incoming-call webhooks (POST /api/pbx/<name>/call): name=secret pairs, comma-separated; each secret at least 16 characters. */
+  /** Cloud PBXs' incoming-call webhooks (POST /pbx/<name>/call): name=secret pairs, comma-separated; each secret at least 16 characters. */
   PBX_WEBHOOK_SECRETS: z
     .string()
     .default("")
