@@ -3,8 +3,7 @@
 // call), or the Uniqueid when the PBX sends no Linkedid (Asterisk < 12).
 // - ringing: DialBegin (the caller dials an extension: Dest* names it),
 //   Newstate to Ringing (the extension's phone rings: its channel names the
-//   extension, ConnectedLine* the caller), Newchannel in state Ring/Ringing
-//   (a call arrives, its extension not known yet: Exten, the dialled number);
+//   extension, ConnectedLine* the caller); Newchannel is not used (below);
 // - answered: DialEnd with DialStatus ANSWER, or Newstate to Up of a channel
 //   that did not begin the call (the extension picked up);
 // - ended: Hangup of the channel that began the call.
@@ -22,8 +21,6 @@ export function extensionOfChannel(channel: string | undefined): string {
   const match = /^(?:PJSIP|SIP|IAX2|DAHDI|Local|SCCP)\/([0-9A-Za-z*#_]{1,20})(?:[-@;]|$)/.exec(channel ?? "");
   return match?.[1] ?? "";
 }
-
-const RINGING_STATES = new Set(["4", "5"]);
 
 export function callStepOf(event: AmiMessage): CallStep | null {
   const name = (event.event ?? "").toLowerCase();
@@ -48,12 +45,9 @@ export function callStepOf(event: AmiMessage): CallStep | null {
       }
       return null;
     }
-    case "newchannel": {
-      if (!externalId || !event.calleridnum || !RINGING_STATES.has(event.channelstate ?? "")) return null;
-      // Only the channel that begins a call: later channels of it are the extensions being rung (Newstate/DialBegin tell those).
-      if (event.linkedid && uniqueid && event.linkedid !== uniqueid) return null;
-      return { kind: "ringing", externalId, phone: event.calleridnum, callerName: event.calleridname ?? "", extension: event.exten ?? "" };
-    }
+    // Newchannel of the trunk's channel says a call arrived, not which phone rings: a pop-up to every
+    // console, taken away once DialBegin names the extension, would flash on all of them. The pop-up
+    // waits for DialBegin or Newstate, which every Asterisk sends when a phone rings.
     case "dialend": {
       if (!externalId || (event.dialstatus ?? "").toUpperCase() !== "ANSWER") return null;
       return { kind: "answered", externalId, extension: extensionOfChannel(event.destchannel) || event.destcalleridnum || "" };

@@ -93,7 +93,7 @@ export class AmiClient {
     return this.send(name, fields);
   }
 
-  private send(name: string, fields: ReadonlyArray<readonly [string, string]>): Promise<AmiMessage> {
+  private send(name: string, fields: ReadonlyArray<readonly [string, string]>, timeoutMs = this.actionTimeoutMs): Promise<AmiMessage> {
     const socket = this.socket;
     if (!socket) return Promise.reject(new Error("the PBX is not connected"));
     if (this.pending.size >= MAX_PENDING_ACTIONS) return Promise.reject(new Error("too many AMI actions waiting"));
@@ -107,8 +107,8 @@ export class AmiClient {
     return new Promise<AmiMessage>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(actionId);
-        reject(new Error(`AMI ${name}: no response in ${this.actionTimeoutMs} ms`));
-      }, this.actionTimeoutMs);
+        reject(new Error(`AMI ${name}: no response in ${timeoutMs} ms`));
+      }, timeoutMs);
       this.pending.set(actionId, { resolve, reject, timer });
       socket.write(text);
     });
@@ -162,7 +162,8 @@ export class AmiClient {
   }
 
   private ping(socket: net.Socket): void {
-    this.send("Ping", []).catch((error: unknown) => {
+    // A ping unanswered by the next one means a dead session (a PBX that hangs keeps the TCP connection open).
+    this.send("Ping", [], Math.min(this.actionTimeoutMs, Math.max(this.opts.pingMs, 1000))).catch((error: unknown) => {
       if (socket !== this.socket) return;
       this.opts.log.warn("pbx: AMI ping unanswered", error);
       socket.destroy();

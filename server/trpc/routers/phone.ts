@@ -21,7 +21,7 @@ export const phoneRouter = createTRPCRouter({
     .input(z.object({ callId: z.number().int().positive() }))
     .mutation(({ ctx, input }) => dismissMissedCall(ctx.db, { callId: input.callId, userId: ctx.user.id })),
 
-  call: dispatcherProcedure
+  dial: dispatcherProcedure
     .meta({ entity: "phoneCall" })
     .input(z.object({ phone, orderId: z.number().int().positive().optional() }))
     .mutation(({ ctx, input }) => originateCall(ctx.db, { userId: ctx.user.id, phone: input.phone, orderId: input.orderId })),
