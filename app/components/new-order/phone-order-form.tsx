@@ -80,6 +80,14 @@ export function PhoneOrderForm() {
   const phoneRef = useRef<HTMLInputElement>(null);
   const pickupRef = useRef<HTMLInputElement>(null);
 
+  // Opened from the incoming-call pop-up (/orders/new?phone=...): the caller's number is filled in, the pickup focused.
+  useEffect(() => {
+    const phone = new URLSearchParams(window.location.search).get("phone");
+    if (!phone) return;
+    setForm((f) => ({ ...f, phone: phone.slice(0, 40) }));
+    pickupRef.current?.focus();
+  }, []);
+
   const lookups = useQuery(trpc.reference.lookups.queryOptions(undefined, { staleTime: 5 * 60_000 }));
   const services = lookups.data?.services ?? [];
   const serviceId = form.serviceId ?? services[0]?.id ?? null;
