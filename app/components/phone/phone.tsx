@@ -3,13 +3,13 @@
 // missed calls (every page of a dispatcher's console), click-to-call, and a
 // call log. Everything the PBX sent (number, caller's name) is rendered as
 // React text, never as markup.
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
 import { useLiveEvents } from "../live";
-import { PhoneLink, StateBadge } from "../ui";
+import { PhoneLink, StateBadge, isTyping } from "../ui";
 import { toast } from "../toast";
 import { errorInfo } from "../errors";
 
@@ -42,7 +42,7 @@ function CallerDetails({ phone }: { phone: string }) {
           <ul className="call-list" data-testid="call-active-orders">
             {activeOrders.map((o) => (
               <li key={o.id}>
-                <a href={`/orders/${o.id}`}>{t.phone.order(o.id)}</a> <StateBadge state={o.state} withCode /> {o.street} {o.house}
+                <span className="strong">{t.phone.order(o.id)}</span> <StateBadge state={o.state} withCode /> {o.street} {o.house}
                 {o.driverCallSign ? <span className="muted"> · {o.driverCallSign}</span> : null} <span className="muted small">{fmt.time(o.createdAt)}</span>
               </li>
             ))}
@@ -73,6 +73,11 @@ function RingingCall({ call, onHide }: { call: PopupCall; onHide: () => void }) 
   const router = useRouter();
   const card = useQuery(trpc.phone.caller.queryOptions({ phone: call.phone }, { enabled: call.phone !== "", staleTime: 10_000 }));
   const name = call.callerName || card.data?.clientName || t.phone.unknownCaller;
+  const newOrderRef = useRef<HTMLButtonElement>(null);
+  // The key to the new order takes the focus when the call comes, unless the dispatcher is typing somewhere.
+  useEffect(() => {
+    if (!isTyping(document.activeElement)) newOrderRef.current?.focus();
+  }, []);
   const open = () => {
     onHide();
     router.push(newOrderHref(call.phone));
@@ -102,7 +107,7 @@ function RingingCall({ call, onHide }: { call: PopupCall; onHide: () => void }) 
       <CallerDetails phone={call.phone} />
       <div className="call-actions">
         {/* Focused when the call comes: Enter starts the order, Esc hides the pop-up. */}
-        <button type="button" className="btn btn-primary" autoFocus onClick={open} data-testid="call-new-order">
+        <button ref={newOrderRef} type="button" className="btn btn-primary" onClick={open} data-testid="call-new-order">
           {t.phone.newOrder}
         </button>
         <button type="button" className="btn" onClick={onHide}>
