@@ -78,6 +78,8 @@ test("a ring pops up on the right console within 1 s; Enter starts the order; a 
   // Missed: the caller hangs up unanswered.
   ami.hangup(call, phone);
   const missed = page.getByTestId("call-missed");
+  await expect(missed).toContainText("Пропущенные звонки (1)");
+  await missed.locator("summary").click();
   await expect(missed).toContainText(formatPhone(phone));
   await expect(popup).toHaveCount(0);
   await shot(page, "phone-missed-ru-1366");

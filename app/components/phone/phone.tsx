@@ -12,6 +12,7 @@ import { useLiveEvents } from "../live";
 import { PhoneLink, StateBadge, isTyping } from "../ui";
 import { toast } from "../toast";
 import { errorInfo } from "../errors";
+import { telHref } from "@/shared/phone-format";
 
 interface PopupCall {
   id: number;
@@ -145,26 +146,29 @@ export function CallPopups() {
         <RingingCall key={call.id} call={call} onHide={() => setHidden((h) => new Set(h).add(call.id))} />
       ))}
       {missed.length ? (
-        <section className="call-missed" aria-label={t.phone.missedTitle} data-testid="call-missed">
-          <div className="call-label">
+        // Folded to one line until opened: it stays for hours and must not cover the page.
+        <details className="call-missed" data-testid="call-missed">
+          <summary className="call-label">
             {t.phone.missedTitle} ({missed.length})
-          </div>
+          </summary>
           <ul className="call-list">
             {missed.slice(0, 5).map((call) => (
               <li key={call.id}>
                 <span className="mono">{call.phone ? fmt.phone(call.phone) : t.phone.hiddenNumber}</span> {call.callerName ? <span>{call.callerName}</span> : null}{" "}
-                <span className="muted small">{t.phone.missedAt(fmt.time(call.startedAt))}</span>{" "}
-                <CallButton phone={call.phone} label={t.phone.callBack} />{" "}
-                <button type="button" className="btn btn-small" onClick={() => router.push(newOrderHref(call.phone))}>
-                  {t.phone.newOrder}
-                </button>{" "}
-                <button type="button" className="btn btn-small" onClick={() => dismiss.mutate({ callId: call.id })}>
-                  {t.phone.dismiss}
-                </button>
+                <span className="muted small">{t.phone.missedAt(fmt.time(call.startedAt))}</span>
+                <div className="call-actions">
+                  <CallButton phone={call.phone} label={t.phone.callBack} bare />
+                  <button type="button" className="btn btn-small" onClick={() => router.push(newOrderHref(call.phone))}>
+                    {t.phone.newOrder}
+                  </button>
+                  <button type="button" className="btn btn-small" onClick={() => dismiss.mutate({ callId: call.id })}>
+                    {t.phone.dismiss}
+                  </button>
+                </div>
               </li>
             ))}
           </ul>
-        </section>
+        </details>
       ) : null}
     </div>
   );
@@ -174,7 +178,7 @@ export function CallPopups() {
  * "Call": through the PBX from the dispatcher's extension (AMI Originate)
  * when a PBX is set and their profile has an extension; else a tel: link.
  */
-export function CallButton({ phone, orderId, label, who }: { phone: string; orderId?: number; label?: string; who?: "client" | "driver" }) {
+export function CallButton({ phone, orderId, label, who, bare = false }: { phone: string; orderId?: number; label?: string; who?: "client" | "driver"; bare?: boolean }) {
   const { t, fmt } = useI18n();
   const trpc = useTRPC();
   const status = useQuery(trpc.phone.status.queryOptions(undefined, { staleTime: 60_000 }));
@@ -187,11 +191,17 @@ export function CallButton({ phone, orderId, label, who }: { phone: string; orde
   );
   const title = who === "driver" ? t.phone.callDriver(fmt.phone(phone)) : t.phone.callClient(fmt.phone(phone));
   if (!status.data?.pbx || !status.data.extension) {
-    return <PhoneLink phone={phone} />;
+    return bare ? (
+      <a className="btn btn-small" href={telHref(phone) ?? undefined} aria-label={title}>
+        {label ?? t.phone.call}
+      </a>
+    ) : (
+      <PhoneLink phone={phone} />
+    );
   }
   return (
     <span className="call-button">
-      <span className="mono">{fmt.phone(phone)}</span>{" "}
+      {bare ? null : <span className="mono">{fmt.phone(phone)}</span>}
       <button type="button" className="btn btn-small" aria-label={title} disabled={dial.isPending || !phone} onClick={() => dial.mutate({ phone, orderId })} data-testid="call-button">
         {label ?? t.phone.call}
       </button>
