@@ -2,7 +2,8 @@
 // embedded PGlite in a temporary directory, demo city seeded, Russian as the
 // console's default language) and creates one account per role through the
 // console's own tRPC API. The URL and secrets reach the tests by environment.
-import { DEFAULT_APP_SECRET, startServer } from "../tests/support/server";
+import { DEFAULT_APP_SECRET, freePort, startServer } from "../tests/support/server";
+import { AMI_SECRET, AMI_USER } from "../tests/support/ami-server";
 import { signInApi, trpc } from "./support/console-api";
 import { ROLES, userOf } from "./support/env";
 
@@ -10,7 +11,13 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // Named here and handed to the specs as E2E_APP_SECRET: a spec that starts a server of its own may set
   // process.env.APP_SECRET for it in the same worker (panel.spec.ts), which must not change what the others derive.
   const appSecret = process.env.APP_SECRET ?? DEFAULT_APP_SECRET;
-  const server = await startServer({ env: { LANGUAGE: "ru", APP_SECRET: appSecret } });
+  // The PBX: e2e/phone.spec.ts plays it on this port; until then the server keeps trying to reach it (as it
+  // would a PBX that starts after it). Operators without an extension still get tel: links.
+  const amiPort = await freePort();
+  process.env.E2E_AMI_PORT = String(amiPort);
+  const server = await startServer({
+    env: { LANGUAGE: "ru", APP_SECRET: appSecret, AMI_URL: `ami://${AMI_USER}:${AMI_SECRET}@127.0.0.1:${amiPort}`, AMI_RECONNECT_MAX_SECONDS: "0.5" },
+  });
   process.env.E2E_APP_SECRET = appSecret;
   process.env.E2E_BASE_URL = server.url;
   process.env.E2E_API_KEY = server.apiKey;

@@ -6,6 +6,7 @@ import { startExchangeJobs } from "./exchange/jobs";
 import { startDispatchJob } from "./dispatch/job";
 import { startIdempotencyCleanup } from "./idempotency/cleanup";
 import { startSmsJobs } from "./sms/jobs";
+import { startPbx } from "./pbx/pbx";
 
 export function startBackgroundWork(): () => Promise<void> {
   const stops: Array<() => Promise<void>> = [];
@@ -14,6 +15,7 @@ export function startBackgroundWork(): () => Promise<void> {
   stops.push(startDispatchJob());
   stops.push(startIdempotencyCleanup());
   stops.push(startSmsJobs());
+  stops.push(startPbx());
   return async () => {
     await Promise.all(stops.map((stop) => stop()));
   };

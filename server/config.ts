@@ -193,6 +193,31 @@ export const configSchema = z.object({
   SIMULATE_EXCHANGE_ORDERS_PER_MINUTE: z.coerce.number().min(0).max(1_000).default(0.2),
   /** The service's commission on a completed order, debited from the driver's balance (percent of the fare). */
   DRIVER_COMMISSION_PERCENT: z.coerce.number().min(0).max(100).default(15),
+  /** The office PBX over the Asterisk Manager Interface (docs/console.md, "The phone"): ami://USER:SECRET@HOST:5038; unset: no AMI. */
+  AMI_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^ami:\/\/[^:@/\s]+:[^@/\s]+@[^/\s]+$/, "must be ami://USER:SECRET@HOST:5038")
+      .optional(),
+  ),
+  /** How often the AMI session is pinged (Action: Ping); an unanswered ping reconnects. */
+  AMI_PING_SECONDS: z.coerce.number().min(0.2).max(3_600).default(20),
+  /** The longest wait between reconnection attempts to the PBX (doubling from 0.25 s, jittered). */
+  AMI_RECONNECT_MAX_SECONDS: z.coerce.number().min(0.2).max(3_600).default(30),
+  /** Click-to-call's Originate: the channel that rings the dispatcher first, {extension} replaced by theirs. */
+  AMI_ORIGINATE_CHANNEL: z.string().trim().min(1).max(200).default("Local/{extension}@from-internal"),
+  /** Click-to-call's Originate: the dialplan context that then dials the number (FreePBX's is from-internal). */
+  AMI_ORIGINATE_CONTEXT: z.string().trim().min(1).max(80).default("from-internal"),
+  /** Cloud PBXs' incoming-call webhooks (POST /pbx/<name>/call): name=secret pairs, comma-separated; each secret at least 16 characters. */
+  PBX_WEBHOOK_SECRETS: z
+    .string()
+    .default("")
+    .refine(
+      (text) => text.split(",").map((s) => s.trim()).filter(Boolean).every((pair) => /^[a-z0-9_-]{1,40}=\S{16,}$/i.test(pair)),
+      "must be name=secret pairs, comma-separated (names: letters, digits, - and _; secrets: at least 16 characters)",
+    ),
+  /** A webhook whose timestamp is further than this from our clock is refused (a replay or a wrong clock). */
+  PBX_WEBHOOK_TOLERANCE_SECONDS: z.coerce.number().int().min(5).max(3_600).default(300),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** The passengers' SMS: provider, SMPP and HTTP settings (docs/sms.md). */
   ...smsSettings,

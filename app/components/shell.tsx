@@ -13,6 +13,7 @@ import { useI18n, storeLocale, type Locale } from "./i18n";
 import { useLiveStatus } from "./live";
 import { useTRPC } from "./trpc";
 import { Icon, type IconName } from "./icons";
+import { CallPopups } from "./phone/phone";
 
 interface NavItem {
   href: string;
@@ -135,6 +136,7 @@ export function Shell({ user, children }: { user: ShellUser; children: ReactNode
         </div>
       </aside>
       <main className="content">{children}</main>
+      {user.roles.includes("DISPATCHER") ? <CallPopups /> : null}
     </div>
   );
 }

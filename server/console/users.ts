@@ -17,6 +17,7 @@ export const userRowSelect = {
   roles: true,
   disabled: true,
   locale: true,
+  extension: true,
   createdAt: true,
 } satisfies Prisma.UserSelect;
 
@@ -30,7 +31,19 @@ export async function listUsers(db: Db) {
   return users.map((u) => ({ ...u, lastSignInAt: last.find((l) => l.userId === u.id)?._max.at ?? null }));
 }
 
-export async function createUser(db: Db, input: { email: string; name: string; password: string; roles: UserRole[]; locale?: string }) {
+/** A PBX extension belongs to one user: "" or null clears it. */
+function extensionData(extension: string | null | undefined): { extension?: string | null } {
+  if (extension === undefined) return {};
+  const text = (extension ?? "").trim();
+  return { extension: text === "" ? null : text };
+}
+
+function extensionTaken(error: unknown, extension: string | null | undefined): never {
+  if (isUniqueViolation(error) && extension) throw new ValidationError("CONFLICT", { reason: `the extension ${extension} belongs to another user`, reasonKey: "extensionTaken", extension });
+  throw error;
+}
+
+export async function createUser(db: Db, input: { email: string; name: string; password: string; roles: UserRole[]; locale?: string; extension?: string | null }) {
   try {
     return await db.user.create({
       data: {
@@ -39,10 +52,12 @@ export async function createUser(db: Db, input: { email: string; name: string; p
         passwordHash: await hashPassword(input.password),
         roles: [...new Set(input.roles)],
         locale: input.locale ?? "ru",
+        ...extensionData(input.extension),
       },
       select: userRowSelect,
     });
   } catch (error) {
+    if (input.extension && isUniqueViolation(error) && !(await db.user.findUnique({ where: { email: input.email.trim().toLowerCase() }, select: { id: true } }))) extensionTaken(error, input.extension);
     if (isUniqueViolation(error)) throw new ValidationError("CONFLICT", { reason: `the email ${input.email} is taken`, reasonKey: "emailTaken", email: input.email });
     throw error;
   }
@@ -61,16 +76,18 @@ async function requireUser(db: Db, userId: number): Promise<{ roles: UserRole[];
 
 const sameRoles = (a: readonly UserRole[], b: readonly UserRole[]) => a.length === b.length && a.every((r) => b.includes(r));
 
-export async function updateUser(db: Db, actorId: number, input: { userId: number; name?: string; roles?: UserRole[] }) {
+export async function updateUser(db: Db, actorId: number, input: { userId: number; name?: string; roles?: UserRole[]; extension?: string | null }) {
   if (input.roles && !input.roles.includes("ADMIN")) refuseSelfLockout(actorId, input.userId, "you cannot remove your own administrator role", "selfAdmin");
   const before = await requireUser(db, input.userId);
   const roles = input.roles ? [...new Set(input.roles)] : undefined;
   const rolesChanged = roles !== undefined && !sameRoles(roles, before.roles);
-  const updated = await db.user.update({
-    where: { id: input.userId },
-    data: { ...(input.name !== undefined ? { name: input.name.trim() } : {}), ...(roles ? { roles } : {}), ...(rolesChanged ? NEW_SESSION_EPOCH : {}) },
-    select: userRowSelect,
-  });
+  const updated = await db.user
+    .update({
+      where: { id: input.userId },
+      data: { ...(input.name !== undefined ? { name: input.name.trim() } : {}), ...(roles ? { roles } : {}), ...extensionData(input.extension), ...(rolesChanged ? NEW_SESSION_EPOCH : {}) },
+      select: userRowSelect,
+    })
+    .catch((error: unknown) => extensionTaken(error, input.extension));
   if (rolesChanged) announceRevokedSessions(input.userId);
   return updated;
 }

@@ -13,6 +13,8 @@ export type LiveEvent =
   | { type: "exchange.changed"; exchangeOrderId: number; state: string }
   | { type: "outbox.changed"; messageId: number; status: string }
   | { type: "offer.changed"; offerId: number; orderId: number; driverId: number; state: string; kind: string; deadline: string }
+  // A phone call for the consoles' pop-up (server/pbx/calls.ts): userIds null goes to every dispatcher, else to those only.
+  | { type: "call.changed"; callId: number; state: "RINGING" | "ANSWERED" | "MISSED" | "ENDED"; phone: string; callerName: string; extension: string; userIds: number[] | null; handled: boolean }
   // Access withdrawn: open streams of that user (console) or driver (driver app) end at once, on every instance.
   | { type: "user.sessionsRevoked"; userId: number }
   | { type: "driver.accessRevoked"; driverId: number }

@@ -20,6 +20,7 @@ import { underPrefix, type RequestTarget } from "./request-target";
 import { handleReportExport, REPORT_EXPORT_PATH } from "./reports-export";
 import { isTrackingDataPath, trackingDataHandler } from "../tracking/api/routes";
 import { isSmsReceiptPath, smsReceiptHandler } from "../sms/api/receipt-route";
+import { handlePbxWebhook, PBX_PREFIX } from "../pbx/api/router";
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
@@ -30,6 +31,9 @@ const protocols: Array<[prefix: string, handler: NodeHandler]> = [
   ["/participant", toNodeHandler("/participant", handleParticipantApi)],
   ["/driver-app", toNodeHandler("/driver-app", handleDriverApp)],
 ];
+
+/** Cloud PBXs' incoming-call webhooks (server/pbx/api/router.ts); the console has no /pbx pages. */
+const pbxWebhook = toNodeHandler(PBX_PREFIX, handlePbxWebhook);
 
 let metricsHandler: { token: string; handler: NodeHandler } | undefined;
 
@@ -63,6 +67,7 @@ export function publicRoute(target: RequestTarget | undefined, headers?: Incomin
   }
   if (isTrackingDataPath(path)) return trackingDataHandler;
   if (isSmsReceiptPath(path)) return smsReceiptHandler;
+  if (underPrefix(path, PBX_PREFIX)) return pbxWebhook;
   if (path === "/healthz") return handleHealth;
   if (REPORT_EXPORT_PATH.test(path)) return handleReportExport;
   if (path === "/metrics") {

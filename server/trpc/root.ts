@@ -19,6 +19,7 @@ import { ratingsRouter } from "./routers/ratings";
 import { shiftRouter } from "./routers/shift";
 import { messagesRouter } from "./routers/messages";
 import { meterRouter } from "./routers/meter";
+import { phoneRouter } from "./routers/phone";
 import { registerOperations } from "../metrics/labels";
 
 export const appRouter = createTRPCRouter({
@@ -40,6 +41,7 @@ export const appRouter = createTRPCRouter({
   shift: shiftRouter,
   messages: messagesRouter,
   meter: meterRouter,
+  phone: phoneRouter,
 });
 
 // The procedures' names, the console's closed list of metrics labels (server/trpc/init.ts measures them).

@@ -19,14 +19,15 @@ import * as sms from "./console/sms";
 import * as ratings from "./console/ratings";
 import * as driverLiveness from "./console/dispatch-liveness";
 import * as nightShift from "./console/night-shift";
+import * as phone from "./console/phone";
 import * as meter from "./console/meter";
 
 // One file per page (console/*.ts); the two languages side by side in each.
-const ru = { ...shell.ru, ...board.ru, ...newOrder.ru, ...drivers.ru, ...admin.ru, ...map.ru, ...balances.ru, ...reference.ru, ...exchange.ru, ...dispatch.ru, ...reports.ru, ...sms.ru, ...ratings.ru, ...driverLiveness.ru, ...nightShift.ru, ...meter.ru };
+const ru = { ...shell.ru, ...board.ru, ...newOrder.ru, ...drivers.ru, ...admin.ru, ...map.ru, ...balances.ru, ...reference.ru, ...exchange.ru, ...dispatch.ru, ...reports.ru, ...sms.ru, ...ratings.ru, ...driverLiveness.ru, ...nightShift.ru, ...meter.ru, ...phone.ru };
 
 export type ConsoleStrings = typeof ru;
 
-const en: ConsoleStrings = { ...shell.en, ...board.en, ...newOrder.en, ...drivers.en, ...admin.en, ...map.en, ...balances.en, ...reference.en, ...exchange.en, ...dispatch.en, ...reports.en, ...sms.en, ...ratings.en, ...driverLiveness.en, ...nightShift.en, ...meter.en };
+const en: ConsoleStrings = { ...shell.en, ...board.en, ...newOrder.en, ...drivers.en, ...admin.en, ...map.en, ...balances.en, ...reference.en, ...exchange.en, ...dispatch.en, ...reports.en, ...sms.en, ...ratings.en, ...driverLiveness.en, ...nightShift.en, ...meter.en, ...phone.en };
 
 export const consoleStrings: Record<Locale, ConsoleStrings> = { ru, en };
 
@@ -76,6 +77,7 @@ export const serverMessages: Record<Locale, ServerMessages> = {
       ...reports.reasonsRu,
       ...sms.reasonsRu,
       ...nightShift.reasonsRu,
+      ...phone.reasonsRu,
     },
   },
   en: {
@@ -108,6 +110,7 @@ export const serverMessages: Record<Locale, ServerMessages> = {
       ...reports.reasonsEn,
       ...sms.reasonsEn,
       ...nightShift.reasonsEn,
+      ...phone.reasonsEn,
     },
   },
 };

@@ -3,7 +3,8 @@
 // of the run's seeded template (shared with the reliability project's global
 // setup), so the demo city is not seeded again; the template is provided too.
 import type { TestProject } from "vitest/node";
-import { DEFAULT_APP_SECRET, startServer, type StartedServer } from "./server";
+import { AMI_SECRET, AMI_USER, PBX_WEBHOOK_SECRET } from "./ami-server";
+import { DEFAULT_APP_SECRET, freePort, startServer, type StartedServer } from "./server";
 import { acquireTemplate, cloneTemplate, releaseTemplate, TEST_DB, type TestDatabase } from "../reliability/support/db";
 
 let server: StartedServer | undefined;
@@ -17,7 +18,15 @@ export async function setup(project: TestProject): Promise<void> {
   // The integration files derive keys from the suite's usual APP_SECRET (the seed does not depend on it).
   // No demand markup: files compare prices of calls made at once or one after another, while the count of
   // free orders moves with background work (tests/unit/demand.test.ts covers the markup).
-  server = await startServer({ db: TEST_DB, env: { ...database.env, DEMAND_STEP_PERCENT: "0" }, seeded: { ...template, appSecret: process.env.APP_SECRET ?? DEFAULT_APP_SECRET } });
+  // The PBX (tests/integration/pbx.test.ts plays it on amiPort): the server keeps trying to reach it until that file listens.
+  const amiPort = await freePort();
+  const pbxEnv = {
+    AMI_URL: `ami://${AMI_USER}:${AMI_SECRET}@127.0.0.1:${amiPort}`,
+    AMI_RECONNECT_MAX_SECONDS: "0.5",
+    AMI_PING_SECONDS: "1",
+    PBX_WEBHOOK_SECRETS: `cloud=${PBX_WEBHOOK_SECRET}`,
+  };
+  server = await startServer({ db: TEST_DB, env: { ...database.env, DEMAND_STEP_PERCENT: "0", ...pbxEnv }, seeded: { ...template, appSecret: process.env.APP_SECRET ?? DEFAULT_APP_SECRET } });
   project.provide("reliabilityTemplate", template);
   project.provide("baseUrl", server.url);
   project.provide("apiKey", server.apiKey);
@@ -25,6 +34,7 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide("adminPassword", server.adminPassword);
   project.provide("testDb", server.db);
   project.provide("databaseUrl", server.databaseUrl ?? "");
+  project.provide("amiPort", amiPort);
 }
 
 export async function teardown(): Promise<void> {
@@ -41,5 +51,6 @@ declare module "vitest" {
     adminPassword: string;
     testDb: "pglite" | "postgres";
     databaseUrl: string;
+    amiPort: number;
   }
 }

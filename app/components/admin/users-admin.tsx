@@ -85,6 +85,7 @@ interface UserRow {
   email: string;
   name: string;
   roles: UserRole[];
+  extension: string | null;
 }
 
 function EditUserDialog({ user, onClose }: { user: UserRow; onClose: () => void }) {
@@ -93,6 +94,7 @@ function EditUserDialog({ user, onClose }: { user: UserRow; onClose: () => void 
   const queryClient = useQueryClient();
   const [name, setName] = useState(user.name);
   const [roles, setRoles] = useState<UserRole[]>(user.roles);
+  const [extension, setExtension] = useState(user.extension ?? "");
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
   const done = () => void queryClient.invalidateQueries({ queryKey: trpc.admin.users.list.queryKey() });
@@ -101,7 +103,7 @@ function EditUserDialog({ user, onClose }: { user: UserRow; onClose: () => void 
   const submit = async () => {
     setError(null);
     try {
-      await update.mutateAsync({ userId: user.id, name, roles });
+      await update.mutateAsync({ userId: user.id, name, roles, extension: extension.trim() || null });
       if (password) {
         await reset.mutateAsync({ userId: user.id, password });
         toast.success(t.users.passwordReset);
@@ -136,6 +138,13 @@ function EditUserDialog({ user, onClose }: { user: UserRow; onClose: () => void 
         <span>{t.users.roles}</span>
         <RolePicker value={roles} onChange={setRoles} />
       </div>
+      <label className="field">
+        <span>{t.phone.extension}</span>
+        <input name="extension" inputMode="numeric" value={extension} onChange={(e) => setExtension(e.target.value)} aria-describedby="extension-hint" />
+        <span id="extension-hint" className="muted small">
+          {t.phone.extensionHint}
+        </span>
+      </label>
       <label className="field">
         <span>{t.users.resetPassword}</span>
         <input name="password" type="password" autoComplete="new-password" minLength={8} value={password} onChange={(e) => setPassword(e.target.value)} />
@@ -196,7 +205,10 @@ export function UsersAdmin() {
                   {u.name}
                   {me.data?.id === u.id ? <span className="pill">{t.users.you}</span> : null}
                 </td>
-                <td className="mono">{u.email}</td>
+                <td className="mono">
+                  {u.email}
+                  {u.extension ? <span className="muted"> · {t.phone.extension}: {u.extension}</span> : null}
+                </td>
                 <td>
                   <div className="role-list">
                     {u.roles.map((r) => (

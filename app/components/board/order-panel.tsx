@@ -9,7 +9,8 @@ import { parseRoubles } from "@/shared/money";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
 import { Icon } from "../icons";
-import { ErrorNotice, PhoneLink, StateBadge } from "../ui";
+import { ErrorNotice, StateBadge } from "../ui";
+import { CallButton, CallLog } from "../phone/phone";
 import { toast } from "../toast";
 import { errorInfo } from "../errors";
 import { ApproveToDriverDialog, RejectDialog } from "./moderation-dialogs";
@@ -128,7 +129,7 @@ function OrderContent({ order }: { order: OrderDetails }) {
         <div>
           <h3>{t.order.client}</h3>
           <div className="strong mono">
-            <PhoneLink phone={order.phone} />
+            <CallButton phone={order.phone} orderId={order.id} who="client" />
           </div>
           <div>{order.clientName || order.client?.name || <span className="muted">{t.common.none}</span>}</div>
           {order.client ? (
@@ -150,7 +151,7 @@ function OrderContent({ order }: { order: OrderDetails }) {
                 </div>
               ) : null}
               <div className="muted small mono">
-                <PhoneLink phone={order.driver.phone} />
+                <CallButton phone={order.driver.phone} orderId={order.id} who="driver" />
               </div>
             </>
           ) : (
@@ -178,6 +179,8 @@ function OrderContent({ order }: { order: OrderDetails }) {
       <OrderSms orderId={order.id} />
       {!finished ? <EditOrder order={order} /> : null}
       <History order={order} />
+      <CallLog orderId={order.id} />
+      <CallLog phone={order.phone} exceptOrderId={order.id} />
     </>
   );
 }

@@ -5,7 +5,7 @@
 // order. The quoted price is kept (the estimate's token) unless overridden.
 import { useEffect, useMemo, useRef, useState } from "react";
 import Link from "next/link";
-import { useRouter } from "next/navigation";
+import { useRouter, useSearchParams } from "next/navigation";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
@@ -74,11 +74,18 @@ export function PhoneOrderForm() {
   const trpc = useTRPC();
   const router = useRouter();
   const queryClient = useQueryClient();
-  const [form, setForm] = useState<FormState>(EMPTY);
+  const searchParams = useSearchParams();
+  const [form, setForm] = useState<FormState>(() => ({ ...EMPTY, phone: (searchParams.get("phone") ?? "").slice(0, 40) }));
   const [errors, setErrors] = useState<Partial<Record<"phone" | "street", string>>>({});
   const [submitError, setSubmitError] = useState<string | null>(null);
   const phoneRef = useRef<HTMLInputElement>(null);
   const pickupRef = useRef<HTMLInputElement>(null);
+
+  // Opened from the incoming-call pop-up (/orders/new?phone=...): the caller's number is filled in, the pickup focused.
+  const calledFrom = useRef(form.phone !== "");
+  useEffect(() => {
+    if (calledFrom.current) pickupRef.current?.focus();
+  }, []);
 
   const lookups = useQuery(trpc.reference.lookups.queryOptions(undefined, { staleTime: 5 * 60_000 }));
   const services = lookups.data?.services ?? [];

@@ -11,6 +11,8 @@ const id = z.number().int().positive();
 const roles = z.array(z.enum(Object.values(UserRole) as [UserRole, ...UserRole[]])).min(1).max(Object.values(UserRole).length);
 const password = z.string().min(8).max(200);
 const template = z.string().trim().max(2000).nullable();
+/** A PBX extension: digits (and the dial pad's * and #), "" or null clears it. */
+const extension = z.string().trim().regex(/^[0-9*#]{0,20}$/, "digits, * and # only").nullable();
 
 export const adminRouter = createTRPCRouter({
   /** The cities' road networks and the OSM import history. */
@@ -20,11 +22,11 @@ export const adminRouter = createTRPCRouter({
     list: adminProcedure.query(({ ctx }) => listUsers(ctx.db)),
     create: adminProcedure
       .meta({ entity: "user" })
-      .input(z.object({ email: z.string().trim().toLowerCase().pipe(z.email()), name: z.string().trim().min(1).max(100), password, roles, locale: z.enum(["ru", "en"]).optional() }))
+      .input(z.object({ email: z.string().trim().toLowerCase().pipe(z.email()), name: z.string().trim().min(1).max(100), password, roles, locale: z.enum(["ru", "en"]).optional(), extension: extension.optional() }))
       .mutation(({ ctx, input }) => createUser(ctx.db, input)),
     update: adminProcedure
       .meta({ entity: "user" })
-      .input(z.object({ userId: id, name: z.string().trim().min(1).max(100).optional(), roles: roles.optional() }))
+      .input(z.object({ userId: id, name: z.string().trim().min(1).max(100).optional(), roles: roles.optional(), extension: extension.optional() }))
       .mutation(({ ctx, input }) => updateUser(ctx.db, ctx.user.id, input)),
     setDisabled: adminProcedure
       .meta({ entity: "user" })

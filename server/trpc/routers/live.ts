@@ -25,6 +25,7 @@ const ROLES_OF: Record<LiveEvent["type"], UserRole[]> = {
   "outbox.changed": ["ADMIN"],
   "offer.changed": ["DISPATCHER", "MANAGER"],
   "driver.message": ["DISPATCHER"],
+  "call.changed": ["DISPATCHER"],
   // Not for display: they end streams (below, and server/driver-app/offers.ts).
   "user.sessionsRevoked": [],
   "driver.accessRevoked": [],
@@ -32,7 +33,9 @@ const ROLES_OF: Record<LiveEvent["type"], UserRole[]> = {
 
 export type ConsoleEvent = LiveEvent | { type: "resync" };
 
-export function visibleTo(user: Pick<ConsoleUser, "roles">, event: LiveEvent): boolean {
+export function visibleTo(user: Pick<ConsoleUser, "roles" | "id">, event: LiveEvent): boolean {
+  // A call whose extension has an owner pops up on that dispatcher's console only.
+  if (event.type === "call.changed" && event.userIds !== null && !event.userIds.includes(user.id)) return false;
   return hasAnyRole(user, ROLES_OF[event.type]);
 }
 

@@ -211,6 +211,19 @@ export const EXPECTATIONS: Record<string, Expectation> = {
     cases: [ok("saves the volume", () => ({ volume: 40 })), ok("switches the sound off", () => ({ soundOn: false }))],
   },
 
+  "phone.status": { access: BOARD, audit: false, bad: null, cases: [ok("whether Call dials through the PBX", () => undefined)] },
+  "phone.calls": { access: DISPATCHER, audit: false, bad: null, cases: [ok("ringing and missed calls", () => undefined)] },
+  "phone.caller": { access: DISPATCHER, audit: false, bad: { phone: "" }, cases: [ok("the caller's card", () => ({ phone: "+79161234567" }))] },
+  "phone.log": { access: BOARD, audit: false, bad: { orderId: -1 }, cases: [ok("an order's calls", (fx) => ({ orderId: fx.orderId })), ok("a phone's calls", () => ({ phone: "+79161234567" }))] },
+  "phone.dismiss": { access: DISPATCHER, audit: "phoneCall", bad: { callId: 0 }, cases: [notFound("an unknown call", () => ({ callId: 2_000_000_000 }))] },
+  "phone.dial": {
+    access: DISPATCHER,
+    audit: "phoneCall",
+    bad: { phone: "" },
+    // With a PBX: tests/integration/pbx.test.ts (Originate's fields).
+    cases: [{ what: "no PBX set up", input: () => ({ phone: "+79161234567" }), gives: { code: "UNPROCESSABLE_CONTENT", domainCode: "NOT_ACCEPTABLE" } }],
+  },
+
   "reference.lookups": { access: "any operator", audit: false, bad: null, cases: [ok("cities, services, regions", () => undefined)] },
   "reference.streets": { access: DISPATCHER, audit: false, bad: { q: "" }, cases: [ok("street search", () => ({ q: "Лен" }))] },
   "reference.assignableDrivers": { access: DISPATCHER, audit: false, bad: { serviceId: -1 }, cases: [ok("drivers", () => ({}))] },
