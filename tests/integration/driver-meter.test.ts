@@ -240,6 +240,23 @@ describe("moves replayed after a connection loss, each with its own time (at)", 
   });
 });
 
+describe("the waiting at the pickup", () => {
+  it("runs on when the passenger is told the car is waiting (AWAITING_CLIENT_NOTIFIED), until the passenger is aboard", async () => {
+    const app = drivers[7]!;
+    const { uuid } = await acceptedOrder(app, north(centre, -2_000));
+    await app.ok("POST", "orders/status", { uuid, status: "AWAITING_CLIENT" });
+    const arrived = Date.now();
+    // What the SMS's delivery does (server/orders/client-notified.ts), here through the dispatch API's status call.
+    const told = await dispatchApi(server.url, server.apiKey, "POST", "order/status", { uuid, code: 11 });
+    expect(told.status, JSON.stringify(told.error)).toBe("DONE");
+    await until(arrived + 3_000);
+    await app.ok("POST", "orders/status", { uuid, status: "IN_PROCESS" });
+    expect((await myOrder(app, uuid)).meter!.waiting_seconds).toBeGreaterThanOrEqual(3);
+    await app.ok("POST", "orders/complete", { uuid });
+    await app.ok("POST", "shift/end");
+  });
+});
+
 describe("a metered trip completed by a dispatcher", () => {
   it("gets the metered fare as its amount, as the driver's own completion would", async () => {
     const app = drivers[6]!;

@@ -28,6 +28,7 @@ export interface MeterBreakdown {
   waiting: number;
   extras: number;
   minimum_added: number;
+  rounding?: number;
 }
 
 /** The running taximeter (drv-meter's contract): null until a reading, or for fixed rates. */
