@@ -249,6 +249,8 @@ describe("the waiting at the pickup", () => {
     // What the SMS's delivery does (server/orders/client-notified.ts), here through the dispatch API's status call.
     const told = await dispatchApi(server.url, server.apiKey, "POST", "order/status", { uuid, code: 11 });
     expect(told.status, JSON.stringify(told.error)).toBe("DONE");
+    // The driver's app still shows the meter running.
+    expect(await myOrder(app, uuid)).toMatchObject({ state: "AWAITING_CLIENT_NOTIFIED", meter: { distance_m: 0, trip_seconds: 0 } });
     await until(arrived + 3_000);
     await app.ok("POST", "orders/status", { uuid, status: "IN_PROCESS" });
     expect((await myOrder(app, uuid)).meter!.waiting_seconds).toBeGreaterThanOrEqual(3);
