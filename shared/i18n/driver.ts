@@ -130,6 +130,8 @@ const ru = {
   fixedPrice: "Фиксированная цена",
   breakdown: { boarding: "Посадка", distance: "Километры", time: "Минуты", waiting: "Ожидание", extras: "Доп. услуги", minimum_added: "До минимальной", rounding: "Округление" } as Record<string, string>,
   map: "Карта маршрута",
+  zoomIn: "Приблизить карту",
+  zoomOut: "Отдалить карту",
   you: "Вы",
   // messages
   messagesTitle: "Сообщения диспетчеру",
@@ -279,6 +281,8 @@ const en: DriverStrings = {
   fixedPrice: "Fixed price",
   breakdown: { boarding: "Boarding", distance: "Distance", time: "Time", waiting: "Waiting", extras: "Extras", minimum_added: "Up to the minimum", rounding: "Rounding" },
   map: "Route map",
+  zoomIn: "Zoom the map in",
+  zoomOut: "Zoom the map out",
   you: "You",
   messagesTitle: "Messages with dispatch",
   messagesEmpty: "No messages",
