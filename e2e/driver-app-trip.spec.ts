@@ -59,7 +59,8 @@ const SHOTS = process.env.DOCS_SCREENSHOTS === "1" ? path.resolve("docs/driver-a
 async function snap(page: Page, name: string): Promise<void> {
   await painted(page);
   const dir = SHOTS ?? path.join(test.info().project.outputDir, "screenshots");
-  await page.screenshot({ path: path.join(dir, `${name}.png`), scale: "css" });
+  // The whole screen from its top (a tap scrolls it; the fixed tabs stay at the bottom).
+  await page.screenshot({ path: path.join(dir, `${name}.png`), scale: "css", fullPage: true });
 }
 
 /** The screen as it stands: no serious accessibility violation, photographed in Russian, then in English, then back. */
