@@ -60,6 +60,7 @@ async function snap(page: Page, name: string): Promise<void> {
   await painted(page);
   const dir = SHOTS ?? path.join(test.info().project.outputDir, "screenshots");
   // The whole screen from its top (a tap scrolls it; the fixed tabs stay at the bottom).
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(dir, `${name}.png`), scale: "css", fullPage: true });
 }
 
@@ -292,6 +293,7 @@ test("a metered trip on a phone: the fare is the rate's formula, offline stretch
     await expect(conflict).toContainText(`Заказ № ${overtaken}`, { timeout: 30_000 });
     await expect(conflict).toContainText("Диспетчерская не приняла «На месте»: заказ больше не ваш");
     await expect(conflict).toContainText("действие отменено");
+    await expect(app.getByTestId("driver-notice")).toHaveCount(0);
     await expect(app.getByTestId("driver-pending")).toBeHidden();
     await expect(app.getByTestId("trip-none")).toBeVisible({ timeout: 20_000 });
     await check(app, "conflict", violations);

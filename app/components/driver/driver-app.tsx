@@ -159,7 +159,10 @@ export function DriverApp({ tileUrl }: { tileUrl: string }) {
     try {
       const outcome = await replay(key, describe);
       if (!outcome.interrupted) setReachable(true);
-      if (outcome.conflicts.length) setConflicts((c) => [...c, ...outcome.conflicts]);
+      if (outcome.conflicts.length) {
+        setConflicts((c) => [...c, ...outcome.conflicts]);
+        setNotice(null); // "saved, will be sent" is no longer true of it
+      }
       else if (outcome.sent && !outcome.interrupted) setNotice({ kind: "info", text: t.replayed });
     } catch (e) {
       if (e instanceof DriverApiError && e.unauthorized) signOutBadKey();
@@ -311,7 +314,8 @@ export function DriverApp({ tileUrl }: { tileUrl: string }) {
         <div className="drv-banner drv-banner-error" role="alert" data-testid="driver-conflict">
           {conflicts.map((c, i) => (
             <p key={i}>
-              {t.orderNo(c.orderId)} — {t.conflict(c.what, `${t.errors[c.code] ?? c.code}. ${c.message}`)}
+              {/* The app's own words for the codes it knows (the server's message is in the server's language). */}
+              {t.orderNo(c.orderId)} — {t.conflict(c.what, t.errors[c.code] ?? `${c.code}. ${c.message}`)}
             </p>
           ))}
           <button type="button" className="drv-btn drv-btn-small" onClick={() => setConflicts([])}>
