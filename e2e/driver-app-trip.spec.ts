@@ -129,7 +129,6 @@ test("a metered trip on a phone: the fare is the rate's formula, offline stretch
 
     const map = await driverApi<{ streets: Array<{ name: string; houses: Array<[string, number, number]> }> }>(key, "GET", "map");
     const [, pickupLat, pickupLon] = map.body.streets.find((s) => s.name === "пр-т Мира")!.houses.find((h) => h[0] === "1")!;
-    const pickup = { lat: pickupLat, lon: pickupLon };
     const context = await phoneAt(browser, { lat: pickupLat + 0.0054, lon: pickupLon });
     const app = await context.newPage();
     const serverPosition = async () => (await driverApi<{ driver: { position: { lat: number; lon: number } } }>(key, "GET", "me")).body.driver.position;
