@@ -234,8 +234,12 @@ test("the driver's app: activation from the console's link, a shift, offers, a t
   await app.getByTestId("tab-trip").tap();
   await expect(app.getByTestId("trip-none")).toBeVisible();
   await bothLanguages(app, "trip-none");
+  // A dispatcher's message: pushed to the app, shown in its thread.
+  const note = `Проверьте документы на посту ГИБДД ${Date.now() % 10_000}`;
+  expect((await trpc<{ sent: number }>(baseUrl, dispatcher, "messages.send", { to: { driverId: driver.id }, text: note }, "mutation")).data).toEqual({ sent: 1 });
+  await expect(app.getByTestId("driver-notice")).toContainText(note);
   await app.getByTestId("tab-messages").tap();
-  await expect(app.getByText(/Сообщения|Messages/).first()).toBeVisible();
+  await expect(app.getByTestId("messages").getByText(note)).toBeVisible();
   await bothLanguages(app, "messages");
   await app.getByTestId("tab-more").tap();
   await expect(app.getByTestId("more-ledger")).toContainText("Последние операции");

@@ -46,7 +46,9 @@ export function meterView(meter: Pick<OrderMeter, "reading" | "fare">): MeterVie
   };
 }
 
-const METERED_STATES = new Set(["AWAITING_CLIENT", "IN_PROCESS", "AWAITING_PAYMENT", "DONE_SUCCESSFUL"]);
+// From the arrival on: the waiting states too (AWAITING_CLIENT_NOTIFIED follows the arrival as soon as the
+// passenger's SMS has gone), and the states after the trip.
+const METERED_STATES = new Set(["AWAITING_CLIENT", "AWAITING_CLIENT_NOTIFIED", "AWAITING_CLIENT_LONG", "IN_PROCESS", "AWAITING_PAYMENT", "AWAITING_COMPLETION", "DONE_SUCCESSFUL"]);
 
 /** The order with its running meter (a METERED order from the driver's arrival on). */
 export async function withMeter(db: DbOrTx, order: DriverOrderView): Promise<DriverOrderView> {

@@ -32,7 +32,7 @@ export async function setStatusReply(db: Db, me: DriverIdentity, input: DriverSt
   return reply(db, me, (await setDriverStatus(db, me, input)).orderId);
 }
 
-export async function completeOrderReply(db: Db, me: DriverIdentity, input: { uuid: string }) {
+export async function completeOrderReply(db: Db, me: DriverIdentity, input: { uuid: string; at?: Date }) {
   const done = await completeOrder(db, me, input);
   return {
     order: await reply(db, me, done.orderId),

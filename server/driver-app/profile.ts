@@ -26,7 +26,7 @@ export async function driverProfile(db: Db, me: DriverIdentity) {
       positionAt: true,
       appSeenAt: true,
       awaySince: true,
-      services: { select: { serviceId: true }, orderBy: { serviceId: "asc" } },
+      services: { select: { serviceId: true, service: { select: { name: true, nameEn: true } } }, orderBy: { serviceId: "asc" } },
       car: { select: { brand: true, model: true, color: true, regNumber: true, carClass: true } },
       shifts: { where: { endedAt: null }, select: { id: true, startedAt: true }, orderBy: { id: "desc" }, take: 1 },
     },
@@ -44,6 +44,8 @@ export async function driverProfile(db: Db, me: DriverIdentity) {
     balance: kopecksToRoubles(driver.balance),
     city_id: driver.cityId,
     service_ids: driver.services.map((s) => s.serviceId),
+    // The names, so that the app shows the services as the dispatch names them (in both of its languages).
+    services: driver.services.map((s) => ({ id: s.serviceId, name: s.service.name, name_en: s.service.nameEn })),
     car: driver.car
       ? { brand: driver.car.brand, model: driver.car.model, color: driver.car.color, reg_number: driver.car.regNumber, car_class: driver.car.carClass }
       : null,

@@ -177,6 +177,8 @@ const EXPECTED_RU: Array<[RegExp, (...groups: string[]) => string]> = [
   [/^at most (\d+) points$/, (n) => `не более ${n} точек`],
   [/^shorter addresses$/, () => "более короткие адреса"],
   [/^a time in the future$/, () => "время в будущем"],
+  [/^a time not in the future$/, () => "время не позже текущего"],
+  [/^a time within the last (\d+) hours$/, (n) => `время не раньше чем ${n} часов назад`],
   [/^a rate of the chosen service$/, () => "тариф выбранной услуги"],
   [/^a queue of the chosen service$/, () => "очередь выбранной услуги"],
   [/^a known status code$/, () => "известный код статуса"],

@@ -59,10 +59,11 @@ export async function readOrderMeter(db: DbOrTx, orderId: number, options: { now
   const boarded = moves[boardedIndex];
   if (!arrived && !boarded) return null;
 
-  // Waiting: from the arrival to the next move (aboard, or the passenger did not come out), or now.
+  // Waiting: from the arrival to the move that ends it (aboard, or the passenger did not come out), or now. The
+  // waiting states' own moves (AWAITING_CLIENT_NOTIFIED once the SMS went, AWAITING_CLIENT_LONG) do not end it.
   let waitingSeconds = 0;
   if (arrived) {
-    const afterArrival = moves[moves.indexOf(arrived) + 1];
+    const afterArrival = moves.slice(moves.indexOf(arrived) + 1).find((m) => !m.toState.startsWith("AWAITING_CLIENT"));
     waitingSeconds = Math.max(0, ((afterArrival?.at.getTime() ?? now) - arrived.at.getTime()) / 1000);
   }
 

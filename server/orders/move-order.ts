@@ -11,6 +11,8 @@ import { canMove, canMoveOnExchange, codeOf, isDone, isOrderState, DRIVER_HOLDIN
 import { runMoveSubscribers } from "./move-subscribers";
 import { wasCarried } from "./carried";
 import { sqlQuery } from "../db/sql";
+import { finalMeterInTx } from "../meter/final-fare";
+import { moveTimeOf } from "./move-time";
 
 export interface MoveOrderInput {
   /** The order, by id or by uuid. */
@@ -25,6 +27,8 @@ export interface MoveOrderInput {
   expectedVersion?: number;
   /** Minutes until the car arrives, told by the driver. */
   arrivalMinutes?: number;
+  /** When the move was made, if earlier than now (a driver's move replayed after a connection loss); bounds in move-time.ts. */
+  at?: Date;
 }
 
 export interface MovedOrder {
@@ -92,7 +96,14 @@ export async function moveOrderInTx(tx: Tx, input: MoveOrderInput): Promise<Move
   // for the purposes of the driver's state, but keeps the reference for history
   // when it was completed.
   if (input.to === "FREE" || input.to === "FREE_LONG" || input.to === "ORDER_ON_RADIO" || input.to === "PREORDER_FREE") driverId = null;
-  const now = new Date();
+  const now = await moveTimeOf(tx, order.id, input.at, new Date());
+  // The taximeter's last word, whoever completes (the driver, a dispatcher on
+  // the console, the dispatch API): a METERED trip of our driver gets the
+  // metered fare as its amount before the move, so that the SMS, the
+  // callbacks, the exchange and the commission read it (a fixed price, or no
+  // arrival recorded, changes nothing). A trip in progress ends now; one
+  // that went through AWAITING_PAYMENT ended with that move.
+  if (input.to === "DONE_SUCCESSFUL" && order.driver_id !== null) await finalMeterInTx(tx, order.id, from === "IN_PROCESS" ? now : undefined);
   const updated = await tx.order.update({
     where: { id: order.id },
     data: {
@@ -115,6 +126,7 @@ export async function moveOrderInTx(tx: Tx, input: MoveOrderInput): Promise<Move
       actorType: input.actor.type,
       actorId: input.actor.id,
       reason: input.reason ?? "",
+      at: now,
     },
     select: { id: true },
   });

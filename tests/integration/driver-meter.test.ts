@@ -209,6 +209,110 @@ describe("a metered trip", () => {
   });
 });
 
+/** Until the clock reaches `t` (ms): the moves below are "replayed" with times already past. */
+const until = (t: number) => new Promise((r) => setTimeout(r, Math.max(0, t - Date.now())));
+
+/** Sets up a metered order accepted by `app` at `pickup`; `accepted` is a moment after the acceptance was recorded. */
+async function acceptedOrder(app: DriverApp, pickup: { lat: number; lon: number }): Promise<{ uuid: string; accepted: number }> {
+  await app.ok("POST", "shift/start", pickup);
+  await app.ok("POST", "position", { ...pickup, speed: 0, bearing: 0 });
+  const uuid = await order(pickup);
+  await app.ok("POST", "orders/accept", { uuid, arrival_minutes: 2 });
+  return { uuid, accepted: Date.now() };
+}
+
+describe("moves replayed after a connection loss, each with its own time (at)", () => {
+  it("meters the waiting and the trip between the moments the driver made the moves, not when they arrived", async () => {
+    const app = drivers[4]!;
+    const pickup = north(centre, -800);
+    const { uuid, accepted } = await acceptedOrder(app, pickup);
+    const at = (ms: number) => new Date(accepted + ms).toISOString();
+    // The phone was offline from the acceptance on: it arrived 1 s later, the passenger came out 4 s after
+    // that, the trip ended 3 s later; all of it reaches the server at once, 10 s after the acceptance.
+    await until(accepted + 10_000);
+    await app.ok("POST", "orders/status", { uuid, status: "AWAITING_CLIENT", at: at(1_000) });
+    await app.ok("POST", "orders/status", { uuid, status: "IN_PROCESS", at: at(5_000) });
+    const fixes = [0, 1, 2, 3].map((i) => ({ ...north(pickup, i * 40), speed: 30, at: at(5_000 + i * 1_000) }));
+    await app.ok("POST", "positions", { positions: fixes });
+    const done = (await app.ok("POST", "orders/complete", { uuid, at: at(8_000) })) as { fare: number; order: OrderView };
+    expect(done.order.meter).toMatchObject({ distance_m: 120, waiting_seconds: 4, trip_seconds: 3 });
+    expect(Math.round(done.fare * 100)).toBe(expectedFare(done.order.meter!));
+    // The history keeps those moments (the dispatch API's order reads the same amount).
+    const read = await dispatchApi(server.url, server.apiKey, "GET", "order", { uuid });
+    expect(Number(read.response.amount)).toBe(done.fare);
+    await app.ok("POST", "shift/end");
+  });
+
+  it("refuses a time in the future or older than a replay can be, naming `at`; clamps one before the order's last move to it", async () => {
+    const app = drivers[5]!;
+    const pickup = north(centre, -1_200);
+    const { uuid, accepted } = await acceptedOrder(app, pickup);
+    const future = await app.call("POST", "orders/status", { uuid, status: "AWAITING_CLIENT", at: new Date(Date.now() + 3_600_000).toISOString() });
+    expect(future.status).toBe(400);
+    expect(future.body.error).toMatchObject({ code: "BAD_PARAMETER", parameter: "at", expected: "a time not in the future" });
+    const stale = await app.call("POST", "orders/status", { uuid, status: "AWAITING_CLIENT", at: new Date(Date.now() - 7 * 3_600_000).toISOString() });
+    expect(stale.status).toBe(400);
+    expect(stale.body.error).toMatchObject({ code: "BAD_PARAMETER", parameter: "at", expected: "a time within the last 6 hours" });
+    const notIso = await app.call("POST", "orders/complete", { uuid, at: "an hour ago" });
+    expect(notIso.status).toBe(400);
+    expect(notIso.body.error).toMatchObject({ code: "BAD_PARAMETER", parameter: "at" });
+    // Nothing moved; an hour ago (before the acceptance: a phone's clock behind) counts from the acceptance.
+    expect((await myOrder(app, uuid)).state).toBe("CONFIRMED");
+    await until(accepted + 3_000);
+    await app.ok("POST", "orders/status", { uuid, status: "AWAITING_CLIENT", at: new Date(Date.now() - 3_600_000).toISOString() });
+    await app.ok("POST", "orders/status", { uuid, status: "IN_PROCESS", at: new Date(accepted + 2_000).toISOString() });
+    const waited = (await myOrder(app, uuid)).meter!.waiting_seconds;
+    expect(waited).toBeGreaterThanOrEqual(1);
+    expect(waited).toBeLessThanOrEqual(3);
+    await app.ok("POST", "orders/complete", { uuid });
+    await app.ok("POST", "shift/end");
+  });
+});
+
+describe("the waiting at the pickup", () => {
+  it("runs on when the passenger is told the car is waiting (AWAITING_CLIENT_NOTIFIED), until the passenger is aboard", async () => {
+    const app = drivers[7]!;
+    const { uuid } = await acceptedOrder(app, north(centre, -2_000));
+    await app.ok("POST", "orders/status", { uuid, status: "AWAITING_CLIENT" });
+    const arrived = Date.now();
+    // What the SMS's delivery does (server/orders/client-notified.ts), here through the dispatch API's status call.
+    const told = await dispatchApi(server.url, server.apiKey, "POST", "order/status", { uuid, code: 11 });
+    expect(told.status, JSON.stringify(told.error)).toBe("DONE");
+    // The driver's app still shows the meter running.
+    expect(await myOrder(app, uuid)).toMatchObject({ state: "AWAITING_CLIENT_NOTIFIED", meter: { distance_m: 0, trip_seconds: 0 } });
+    await until(arrived + 3_000);
+    await app.ok("POST", "orders/status", { uuid, status: "IN_PROCESS" });
+    expect((await myOrder(app, uuid)).meter!.waiting_seconds).toBeGreaterThanOrEqual(3);
+    await app.ok("POST", "orders/complete", { uuid });
+    await app.ok("POST", "shift/end");
+  });
+});
+
+describe("a metered trip completed by a dispatcher", () => {
+  it("gets the metered fare as its amount, as the driver's own completion would", async () => {
+    const app = drivers[6]!;
+    const pickup = north(centre, -1_600);
+    const { uuid, accepted } = await acceptedOrder(app, pickup);
+    const at = (ms: number) => new Date(accepted + ms).toISOString();
+    await until(accepted + 8_000);
+    await app.ok("POST", "orders/status", { uuid, status: "AWAITING_CLIENT", at: at(1_000) });
+    await app.ok("POST", "orders/status", { uuid, status: "IN_PROCESS", at: at(3_000) });
+    await app.ok("POST", "positions", { positions: [0, 1, 2, 3].map((i) => ({ ...north(pickup, i * 40), speed: 30, at: at(3_000 + i * 1_000) })) });
+    await app.ok("POST", "orders/status", { uuid, status: "AWAITING_PAYMENT", at: at(6_000) });
+    const estimate = Number((await dispatchApi(server.url, server.apiKey, "GET", "order", { uuid })).response.amount);
+    // The dispatcher completes it on the console's order card.
+    const mine = ((await app.ok("GET", "orders")).orders as Array<{ id: number; uuid: string; version: number }>).find((o) => o.uuid === uuid)!;
+    await console_.mutate("orders.move", { orderId: mine.id, to: "DONE_SUCCESSFUL", expectedVersion: mine.version, reason: "оплачено, водитель без связи" });
+    // Waiting 2 s, the trip 3 s (to the AWAITING_PAYMENT move), 120 m (inside the first paid km).
+    const expected = expectedFare({ distance_m: 120, waiting_seconds: 2, trip_seconds: 3 });
+    const read = await dispatchApi(server.url, server.apiKey, "GET", "order", { uuid });
+    expect(read.response.status).toBe(100);
+    expect(Math.round(Number(read.response.amount) * 100)).toBe(expected);
+    expect(Math.round(estimate * 100)).not.toBe(expected);
+    await app.ok("POST", "shift/end");
+  });
+});
+
 describe("a guaranteed price", () => {
   it("keeps the estimate's price on a metered service", async () => {
     const app = drivers[1]!;

@@ -15,6 +15,8 @@ export interface DriverProfile {
   balance: number;
   city_id: number;
   service_ids: number[];
+  /** The services with their names (absent from servers older than this field). */
+  services?: Array<{ id: number; name: string; name_en: string }>;
   car: { brand: string; model: string; color: string; reg_number: string; car_class: number } | null;
   position: { lat: number | null; lon: number | null; speed: number; bearing: number; region_id: number | null; at: string | null };
 }
@@ -26,6 +28,7 @@ export interface MeterBreakdown {
   waiting: number;
   extras: number;
   minimum_added: number;
+  rounding?: number;
 }
 
 /** The running taximeter (drv-meter's contract): null until a reading, or for fixed rates. */

@@ -94,15 +94,20 @@ export function DriverApp({ tileUrl }: { tileUrl: string }) {
     setPending(q.length);
   }, []);
 
+  // Refreshes overlap (the 15 s timer, the offer stream, an answer to an offer): only the latest one started
+  // may set what the screens show, or a slower earlier reply (read before an acceptance) hides the new order.
+  const refreshes = useRef(0);
   const refresh = useCallback(async () => {
+    const seq = ++refreshes.current;
     try {
       const [profile, mine] = await Promise.all([call<{ driver: DriverProfile }>("GET", "me"), call<{ orders: DriverOrder[] }>("GET", "orders")]);
+      if (seq !== refreshes.current) return;
       setMe(profile.driver);
       // Moves still queued on the phone are newer than the server's view of those orders.
       setOrders((local) => mine.orders.map((o) => (queuedOrders.current.has(o.uuid) ? local.find((l) => l.uuid === o.uuid) ?? o : o)).concat(local.filter((l) => queuedOrders.current.has(l.uuid) && !mine.orders.some((o) => o.uuid === l.uuid))));
       if (profile.driver.on_shift) {
         const q = await call<{ queue: QueuePlace | null }>("GET", "queue");
-        setQueuePlace(q.queue);
+        if (seq === refreshes.current) setQueuePlace(q.queue);
       } else setQueuePlace(null);
     } catch {
       // Offline or refused: the screens keep what they showed.
@@ -154,7 +159,10 @@ export function DriverApp({ tileUrl }: { tileUrl: string }) {
     try {
       const outcome = await replay(key, describe);
       if (!outcome.interrupted) setReachable(true);
-      if (outcome.conflicts.length) setConflicts((c) => [...c, ...outcome.conflicts]);
+      if (outcome.conflicts.length) {
+        setConflicts((c) => [...c, ...outcome.conflicts]);
+        setNotice(null); // "saved, will be sent" is no longer true of it
+      }
       else if (outcome.sent && !outcome.interrupted) setNotice({ kind: "info", text: t.replayed });
     } catch (e) {
       if (e instanceof DriverApiError && e.unauthorized) signOutBadKey();
@@ -306,7 +314,8 @@ export function DriverApp({ tileUrl }: { tileUrl: string }) {
         <div className="drv-banner drv-banner-error" role="alert" data-testid="driver-conflict">
           {conflicts.map((c, i) => (
             <p key={i}>
-              {t.orderNo(c.orderId)} — {t.conflict(c.what, `${t.errors[c.code] ?? c.code}. ${c.message}`)}
+              {/* The app's own words for the codes it knows (the server's message is in the server's language). */}
+              {t.orderNo(c.orderId)} — {t.conflict(c.what, t.errors[c.code] ?? `${c.code}. ${c.message}`)}
             </p>
           ))}
           <button type="button" className="drv-btn drv-btn-small" onClick={() => setConflicts([])}>

@@ -87,6 +87,22 @@ async function sendPositions(key: string, fixes: PositionFix[]): Promise<void> {
   }
 }
 
+/**
+ * A queued move with `at`, the moment the driver pressed the button (the
+ * waiting at the pickup and the trip's minutes are metered between these
+ * moments). A server that refuses that time (a phone clock far off, a move
+ * queued for hours: BAD_PARAMETER `at`) gets the move without it, so the move
+ * itself is not lost; it then counts from its arrival.
+ */
+async function sendMove<T>(key: string, path: string, input: Record<string, unknown>, at: string): Promise<T> {
+  try {
+    return await driverCall<T>(key, "POST", path, { ...input, at });
+  } catch (e) {
+    if (e instanceof DriverApiError && e.code === "BAD_PARAMETER" && e.details.parameter === "at") return driverCall<T>(key, "POST", path, input);
+    throw e;
+  }
+}
+
 /** Replays the queue in order; what was sent (or refused for good) leaves it, the rest waits for the next try. */
 export async function replay(key: string, describe: (a: QueuedAction) => string): Promise<ReplayOutcome> {
   const queue = await queued();
@@ -118,11 +134,11 @@ export async function replay(key: string, describe: (a: QueuedAction) => string)
       try {
         if (action.kind === "status") {
           const version = action.chained ? versions.get(action.uuid) ?? action.version : action.version;
-          const reply = await driverCall<{ order: DriverOrder }>(key, "POST", "orders/status", { uuid: action.uuid, status: action.status, ...(version !== null && version !== undefined ? { version } : {}) });
+          const reply = await sendMove<{ order: DriverOrder }>(key, "orders/status", { uuid: action.uuid, status: action.status, ...(version !== null && version !== undefined ? { version } : {}) }, action.at);
           versions.set(action.uuid, reply.order.version);
           outcome.orders.push(reply.order);
         } else {
-          const reply = await driverCall<{ order: DriverOrder }>(key, "POST", "orders/complete", { uuid: action.uuid });
+          const reply = await sendMove<{ order: DriverOrder }>(key, "orders/complete", { uuid: action.uuid }, action.at);
           outcome.orders.push(reply.order);
         }
         outcome.sent += 1;

@@ -11,7 +11,7 @@ import type { GpsStatus } from "./use-positions";
 type Call = <T>(method: "GET" | "POST", path: string, input?: Record<string, unknown>) => Promise<T>;
 
 export function ShiftScreen({ me, gps, queue, call, onChanged, onNotice, hasOrder }: { me: DriverProfile; gps: { status: GpsStatus; accuracy: number; last: { lat: number; lon: number } | null }; queue: QueuePlace | null; call: Call; onChanged: () => Promise<void>; onNotice: (n: Notice) => void; hasOrder: boolean }) {
-  const { t, money, time } = useDriverI18n();
+  const { t, money, time, locale } = useDriverI18n();
   const [busy, setBusy] = useState(false);
 
   const act = async (path: string, input?: Record<string, unknown>, refused?: string) => {
@@ -81,7 +81,9 @@ export function ShiftScreen({ me, gps, queue, call, onChanged, onNotice, hasOrde
         ) : (
           <p>{t.noCar}</p>
         )}
-        <Field label={t.services}>{me.service_ids.join(", ") || "—"}</Field>
+        <Field label={t.services}>
+          <span data-testid="shift-services">{(me.services ? me.services.map((s) => (locale === "en" && s.name_en ? s.name_en : s.name)) : me.service_ids.map(String)).join(", ") || "—"}</span>
+        </Field>
       </Card>
     </>
   );

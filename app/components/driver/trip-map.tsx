@@ -20,6 +20,8 @@ interface Props {
   started: boolean;
   label: string;
   youLabel: string;
+  zoomInLabel: string;
+  zoomOutLabel: string;
 }
 
 /** A street's line: its houses in the order of their numbers (the interface gives points, not road geometry). */
@@ -44,6 +46,17 @@ export function TripMap(props: Props) {
       state.current = null;
     };
   }, []);
+
+  // Leaflet names its zoom buttons in English: in the app's language instead.
+  useEffect(() => {
+    const name = (selector: string, label: string) => {
+      const button = box.current?.querySelector(selector);
+      button?.setAttribute("title", label);
+      button?.setAttribute("aria-label", label);
+    };
+    name(".leaflet-control-zoom-in", props.zoomInLabel);
+    name(".leaflet-control-zoom-out", props.zoomOutLabel);
+  }, [props.zoomInLabel, props.zoomOutLabel]);
 
   // The base: tiles when configured, else the streets and regions.
   useEffect(() => {
@@ -97,5 +110,6 @@ export function TripMap(props: Props) {
     else s.car.setLatLng(at);
   }, [props.position, props.youLabel]);
 
-  return <div ref={box} className="drv-map" role="img" aria-label={props.label} data-testid="trip-map" data-route-points={props.route?.length ?? 0} />;
+  // A labelled region, not an image: it holds controls (zoom) and Leaflet makes it focusable for the keyboard.
+  return <div ref={box} className="drv-map" role="region" aria-label={props.label} data-testid="trip-map" data-route-points={props.route?.length ?? 0} />;
 }

@@ -101,7 +101,7 @@ export function TripScreen({ order, orders, call, position, online, tileUrl, onM
         </div>
       </div>
       <div className="drv-map-wrap">
-        <TripMap tileUrl={tileUrl} map={map} position={position} pickup={order.pickup} destination={order.destination} route={shownRoute?.points ?? null} started={started} label={t.map} youLabel={t.you} />
+        <TripMap tileUrl={tileUrl} map={map} position={position} pickup={order.pickup} destination={order.destination} route={shownRoute?.points ?? null} started={started} label={t.map} youLabel={t.you} zoomInLabel={t.zoomIn} zoomOutLabel={t.zoomOut} />
       </div>
       <div className="drv-route-line" data-testid="trip-remaining" role="status">
         <strong>{started ? t.toDestination : t.toPickup}:</strong> {remainingMetres !== null && remainingMinutes !== null ? t.remaining(km(remainingMetres), remainingMinutes) : "—"}

@@ -122,6 +122,7 @@ export const meOperation = defineDriverAppOperation({
       balance: z.number(),
       city_id: z.number().int(),
       service_ids: z.array(z.number().int()),
+      services: z.array(z.object({ id: z.number().int(), name: z.string(), name_en: z.string() })),
       car: z.object({ brand: z.string(), model: z.string(), color: z.string(), reg_number: z.string(), car_class: z.number().int() }).nullable(),
       position: z.object({ lat: nullableNumber, lon: nullableNumber, speed: z.number(), bearing: z.number(), region_id: z.number().int().nullable(), at: z.string().nullable() }),
       dispatch: dispatchLivenessSchema,
@@ -188,6 +189,8 @@ export const endShiftOperation = defineDriverAppOperation({
 });
 
 const fixTime = z.iso.datetime({ offset: true, message: "ISO 8601 time" }).transform((s) => new Date(s));
+/** When the driver made a move (a replay after a connection loss): bounds in server/orders/move-time.ts. */
+const moveTime = fixTime;
 const positionsReply = z.object({ state, region_id: z.number().int().nullable(), accepted: z.number().int(), dropped: z.number().int() });
 
 export const positionOperation = defineDriverAppOperation({
@@ -283,6 +286,7 @@ export const statusOperation = defineDriverAppOperation({
     arrival_minutes: integerIn(0, 600).optional(),
     version: integerIn(0, 2_147_483_647).optional(),
     reason: z.string("text").max(500, "text of at most 500 characters").optional(),
+    at: moveTime.optional(),
   }),
   output: orderReply,
   handle: async (input, ctx) => ({
@@ -292,6 +296,7 @@ export const statusOperation = defineDriverAppOperation({
       arrivalMinutes: input.arrival_minutes,
       version: input.version,
       reason: input.reason,
+      at: input.at,
     }),
   }),
 });
@@ -301,9 +306,9 @@ export const completeOperation = defineDriverAppOperation({
   path: "orders/complete",
   summary: "Complete an order of the driver's (DONE_SUCCESSFUL); the service's commission is debited once",
   auth: "driver",
-  input: z.object({ uuid: uuidParam }),
+  input: z.object({ uuid: uuidParam, at: moveTime.optional() }),
   output: z.object({ order: orderView, fare: nullableNumber, breakdown: fareBreakdown.nullable(), commission: z.number(), balance: z.number() }),
-  handle: async (input, ctx) => completeOrderReply(ctx.db, me(ctx), { uuid: input.uuid }),
+  handle: async (input, ctx) => completeOrderReply(ctx.db, me(ctx), { uuid: input.uuid, at: input.at }),
 });
 
 const offerView = z.object({

@@ -9,7 +9,7 @@ import { publish } from "../../events/bus";
 import { moveOrderInTx, publishMoves, type MovedOrder } from "../move-order";
 import { RIDING_STATES } from "../states";
 import { driverActor, forbiddenMove, lockDriversOrder, type OrderDriver } from "./driver-party";
-import { finalMeterInTx, storedMeter } from "../../meter/final-fare";
+import { storedMeter } from "../../meter/final-fare";
 import type { MeteredFare } from "../../meter/fare";
 
 export function commissionOf(amountKopecks: number | null): number {
@@ -31,21 +31,19 @@ export interface CompletedOrder {
  * completed order whose commission was never debited cannot be left behind
  * (a crash in between, or a client's payment that claimed its txn id).
  */
-export async function completeOrder(db: Db, me: OrderDriver, input: { uuid: string }): Promise<CompletedOrder> {
+export async function completeOrder(db: Db, me: OrderDriver, input: { uuid: string; at?: Date }): Promise<CompletedOrder> {
   const actor = driverActor(me);
   const done = await db.$transaction(async (tx) => {
     const order = await lockDriversOrder(tx, me, input.uuid);
     let moved: MovedOrder | undefined;
-    let meter: MeteredFare | null;
     if (order.state !== "DONE_SUCCESSFUL") {
       if (!RIDING_STATES.includes(order.state)) throw forbiddenMove(order.state, "DONE_SUCCESSFUL");
-      // The taximeter's fare becomes the order's amount before the move, so
-      // that the commission, the passenger's SMS and the exchange read it.
-      meter = await finalMeterInTx(tx, order.id, order.state === "IN_PROCESS" ? new Date() : undefined);
-      moved = await moveOrderInTx(tx, { orderId: order.id, to: "DONE_SUCCESSFUL", actor, reason: `completed by driver ${me.callSign}` });
-    } else {
-      meter = (await storedMeter(tx, order.id))?.fare ?? null;
+      // The move meters a METERED trip (finalMeterInTx, for every interface
+      // alike) and sets the amount the commission below reads; `at` (a
+      // completion replayed after a connection loss) ends the trip then.
+      moved = await moveOrderInTx(tx, { orderId: order.id, to: "DONE_SUCCESSFUL", actor, reason: `completed by driver ${me.callSign}`, at: input.at });
     }
+    const meter: MeteredFare | null = (await storedMeter(tx, order.id))?.fare ?? null;
     const { amount } = await tx.order.findUniqueOrThrow({ where: { id: order.id }, select: { amount: true } });
     const commission = commissionOf(amount);
     const balance = await debitCommissionInTx(tx, { driverId: me.id, orderId: order.id, amount: commission, reason: `Комиссия сервиса, заказ ${order.id}`, actor });

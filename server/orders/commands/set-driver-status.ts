@@ -14,6 +14,8 @@ export interface DriverStatusInput {
   arrivalMinutes?: number;
   version?: number;
   reason?: string;
+  /** When the driver made the move (a replay after a connection loss); bounds in ../move-time.ts. */
+  at?: Date;
 }
 
 export async function setDriverStatus(db: Db, me: OrderDriver, input: DriverStatusInput): Promise<{ orderId: number }> {
@@ -31,6 +33,7 @@ export async function setDriverStatus(db: Db, me: OrderDriver, input: DriverStat
       expectedVersion: input.version,
       arrivalMinutes: input.arrivalMinutes,
       reason: input.reason ?? `set by driver ${me.callSign}`,
+      at: input.at,
     });
   });
   publishMoves([moved]);
