@@ -41,7 +41,11 @@ afterAll(async () => {
   await database?.drop();
 });
 
-describe("the simulator under automatic dispatch", () => {
+// On PostgreSQL only: its races between offers, answers and time-outs are
+// real there (row locks, several connections); on PGlite one connection
+// serialises them, and the dispatch rules themselves run on PGlite in
+// dispatch-offers and dispatch-liveness (issue 35: one run of a few minutes).
+describe.skipIf(TEST_DB !== "postgres")("the simulator under automatic dispatch", () => {
   it("plays a quarter of an hour of offers: answered, refused, timed out; every order final", async () => {
     const s = server!;
     const lines: string[] = [];

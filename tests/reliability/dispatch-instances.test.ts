@@ -101,20 +101,23 @@ describe.skipIf(TEST_DB !== "postgres")("two instances dispatching at once on on
     );
     expect(uuids).toHaveLength(ORDERS);
     // Drivers answer through either instance for a while: a third accept, a third refuse, a third let it time out.
-    // At least 25 s, and on a loaded machine until enough answers of each kind are in (at most two minutes).
+    // At least 25 s, and on a loaded machine until enough answers of each kind and more offers than
+    // orders are in (at most three minutes): the races need the offers, and a slow machine makes fewer.
     const until = Date.now() + 25_000;
-    const hardStop = Date.now() + 120_000;
+    const hardStop = Date.now() + 180_000;
     let accepted = 0;
     let refused = 0;
+    const offersSeen = new Set<number>();
     await Promise.all(
       keys.map(async (key, i) => {
         let turn = i;
-        while (Date.now() < until || ((accepted <= 10 || refused <= 10) && Date.now() < hardStop)) {
+        while (Date.now() < until || ((accepted <= 10 || refused <= 10 || offersSeen.size <= ORDERS) && Date.now() < hardStop)) {
           turn += 1;
           const base = turn % 2 ? a.url : b.url;
           const got = await driverCall(base, key, "GET", "offer?wait=2");
-          const offer = got.body.offer as { order: { uuid: string } } | null;
+          const offer = got.body.offer as { offer_id: number; order: { uuid: string } } | null;
           if (!offer) continue;
+          offersSeen.add(offer.offer_id);
           const choice = (turn * 7 + i) % 3;
           if (choice === 0) {
             const r = await driverCall(turn % 3 ? a.url : b.url, key, "POST", "offer/accept", { uuid: offer.order.uuid });
@@ -137,6 +140,7 @@ describe.skipIf(TEST_DB !== "postgres")("two instances dispatching at once on on
     );
     expect(accepted).toBeGreaterThan(10);
     expect(refused).toBeGreaterThan(10);
+    expect(offersSeen.size).toBeGreaterThan(ORDERS);
 
     await database.use(async (_prisma, query) => {
       const offers = await query<{ n: number }>(`SELECT count(*)::int AS n FROM dispatch_offer`);
@@ -178,5 +182,5 @@ describe.skipIf(TEST_DB !== "postgres")("two instances dispatching at once on on
       );
       expect(doubled[0]!.n).toBe(0);
     });
-  });
+  }, 420_000);
 });

@@ -29,7 +29,7 @@ import { appRouter } from "@/server/trpc/root";
 import { requestTarget, underPrefix } from "@/server/http/request-target";
 import { FakeExchange } from "../support/exchange/fake-exchange";
 import { startReceiver, type Receiver } from "../support/exchange/receiver";
-import { fingerprint, type Fingerprint, type TestDatabase } from "./support/db";
+import { fingerprint, TEST_DB, type Fingerprint, type TestDatabase } from "./support/db";
 import { allCases, type FuzzCase, type FuzzContext } from "./support/fuzz-cases";
 import { closeAgents, send, STACK_TRACE, until, type RawReply } from "./support/http";
 import { appInstance, freshDatabase, template, type AppInstance } from "./support/instance";
@@ -259,7 +259,11 @@ function judge(c: FuzzCase, r: RawReply): string | undefined {
 
 // ------------------------------------------------------------ the run
 
-describe("fuzz", () => {
+// On PostgreSQL only, production's database: the error forms are made by our
+// code before any statement, and what reaches the database is the same SQL on
+// PGlite (the same PostgreSQL parser and types), so a second run of 10,000
+// cases there proved nothing new for four minutes of the suite (issue 35).
+describe.skipIf(TEST_DB !== "postgres")("fuzz", () => {
   it(`answers ${RUNS} malformed requests in each surface's own error form`, async () => {
     const stats = new Map<string, number>();
     const targets = new Set<string>();
