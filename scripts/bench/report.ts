@@ -5,6 +5,7 @@ import { copyFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { LoadResult } from "./load";
 import type { RoutingResult } from "./routing";
+import { REPORTS_FULL_ORDERS, REPORTS_GOAL_MS, type ReportsResult } from "./reports";
 
 export interface Sample {
   n: number;
@@ -53,6 +54,7 @@ export interface BenchResult {
   durations: { saturate: number; rate: number };
   databases: DbResult[];
   routing?: RoutingResult;
+  reports?: ReportsResult;
   goals?: Goal[];
 }
 
@@ -86,6 +88,14 @@ export function checkGoals(result: BenchResult): Goal[] {
     // docs/performance.md: an estimate or a dispatch decision may not wait for routing.
     goals.push({ db: "routing", goal: "routes along the roads: ≥ 1,000/s on one core", value: `${route.perSecond}/s`, met: route.perSecond >= 1_000 });
     goals.push({ db: "routing", goal: "routes along the roads: p99 < 10 ms", value: `${route.latencyMs.p99} ms`, met: route.latencyMs.p99 < 10 });
+  }
+  if (result.reports) {
+    // Issue 29: a month of a city with a million orders, each report within 2 s on PostgreSQL (short mode: fewer orders, same goal).
+    const rep = result.reports;
+    for (const t of rep.targets) {
+      const scale = rep.orders === REPORTS_FULL_ORDERS ? "1,000,000" : rep.orders.toLocaleString("en");
+      goals.push({ db: "postgres", goal: `report ${t.name}: a month of ${scale} orders ≤ ${REPORTS_GOAL_MS / 1000} s`, value: `${t.latencyMs.p50} ms (first ${t.firstMs} ms)`, met: t.latencyMs.p50 <= REPORTS_GOAL_MS });
+    }
   }
   for (const r of result.databases) {
     const reads = r.measurements.filter((m) => m.group === "ours" && m.kind === "read");
@@ -175,6 +185,17 @@ function table(result: BenchResult): string {
       "|---|---:|---:|---:|---:|",
     );
     for (const t of r.targets) lines.push(`| ${t.name} | ${t.perSecond} | ${t.latencyMs.p50} | ${t.latencyMs.p99} | ${t.settled ?? ""} |`);
+    lines.push("");
+  }
+  if (result.reports) {
+    const r = result.reports;
+    lines.push(
+      `### Reports (PostgreSQL, no server): a month (${r.month}) of ${r.orders.toLocaleString("en")} orders of one city; ${r.rows.history.toLocaleString("en")} history rows, ${r.rows.offers.toLocaleString("en")} offers, ${r.rows.commission.toLocaleString("en")} commission entries, ${r.rows.ratings.toLocaleString("en")} ratings, ${r.rows.shifts.toLocaleString("en")} shifts; generated in ${r.generateSeconds} s`,
+      "",
+      "| report | first run ms | median ms | slowest ms | runs |",
+      "|---|---:|---:|---:|---:|",
+    );
+    for (const t of r.targets) lines.push(`| ${t.name} | ${t.firstMs} | ${t.latencyMs.p50} | ${t.latencyMs.max} | ${t.latencyMs.n} |`);
     lines.push("");
   }
   const goals = result.goals ?? [];

@@ -9,6 +9,7 @@
 //   npm run bench -- --profile           also a CPU profile of the server (bench-results/profiles)
 //   npm run bench -- --only=streets,pre_cost   only the targets whose names contain one of these
 //   npm run bench -- --only=routing      only the routing benchmark (no server, no database, no build)
+//   npm run bench -- --only=reports      only the reports' month on PostgreSQL (no server, no build; reports.ts)
 //   npm run bench -- --soak=10m          the soak: a mixed steady load, memory and p99 each minute (soak.ts)
 //
 // The application runs as in production: plain node on the server's
@@ -34,6 +35,7 @@ import { writeReport, type BenchResult, type DbResult, type Measurement, type Sa
 import { summarizeProfile } from "./profile";
 import { summarizeHeap, type HeapSummary } from "./heap";
 import { benchRouting } from "./routing";
+import { benchReports } from "./reports";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 const args = process.argv.slice(2);
@@ -659,7 +661,10 @@ async function main(): Promise<void> {
   }
   // The routing benchmark needs neither a server nor a database.
   const routing = wanted("routing") ? benchRouting({ short, log }) : undefined;
-  const serverTargets = !only || only.some((part) => part !== "routing");
+  // The reports need PostgreSQL but no server: a month of generated orders, each report timed.
+  const reportsArg = args.find((a) => a.startsWith("--report-orders="))?.slice(16);
+  const reports = wanted("reports") && databases.includes("postgres") ? await benchReports({ short, log, ...(reportsArg ? { orders: Number(reportsArg) } : {}) }) : undefined;
+  const serverTargets = !only || only.some((part) => part !== "routing" && part !== "reports");
   if (serverTargets) await ensureBuilt(distDir, log);
   mkdirSync(outDir, { recursive: true });
   const results: DbResult[] = [];
@@ -672,6 +677,7 @@ async function main(): Promise<void> {
     durations: { saturate: M.saturate, rate: M.rate },
     databases: results,
     ...(routing ? { routing } : {}),
+    ...(reports ? { reports } : {}),
   };
   const files = writeReport(result, outDir);
   console.log(readFileSync(files.md, "utf8"));

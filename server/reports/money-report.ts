@@ -5,8 +5,10 @@
 //     positive) written in the period: the same rows the balances hold, so
 //     the report reconciles with the ledger to the kopeck;
 //   - bonuses spent and earned: the clients' bonus ledger (1 bonus = 1 rouble);
-//   - the exchange: its ledger's sales, purchases and commission in the
-//     period (the exchange is one for all cities: not narrowed by the filters).
+//   - the exchange: our sales, purchases and the commission we paid, from the
+//     exchange's ledger (kept in this database when this installation runs the
+//     exchange it trades on), entries written in the period, of the orders in
+//     the filters like every other figure.
 // Per shift day, per service and per driver.
 import type { DbOrTx } from "../db";
 import { sqlQuery } from "../db/sql";
@@ -106,14 +108,23 @@ export async function moneyReport(db: DbOrTx, scope: Scope): Promise<MoneyReport
   const plain = ({ orders, revenue: rev, commission: com, bonusesSpent }: MoneyRow): MoneyRow => ({ orders, revenue: rev, commission: com, bonusesSpent });
   const total = row("total");
 
+  // The exchange: our side of the trades of the orders in the filters — the
+  // entries of the seller for an order we sold, of the executor for one we
+  // bought — found through the order's link (its exchange id, and the id it
+  // was sold or taken under, so that another exchange's ids never match).
   const esql = new Sql();
   const [exchange] = await sqlQuery<Record<string, unknown>>(
     db,
-    `SELECT COALESCE(sum(amount) FILTER (WHERE kind = 'SALE'), 0)::text AS sales,
-            COALESCE(-sum(amount) FILTER (WHERE kind = 'PURCHASE'), 0)::text AS purchases,
-            COALESCE(-sum(amount) FILTER (WHERE kind = 'COMMISSION'), 0)::text AS commission
-       FROM exchange_ledger_entry
-      WHERE created_at >= ${esql.instant(scope.period.from)} AND created_at < ${esql.instant(scope.period.to)}`,
+    `SELECT COALESCE(sum(e.amount) FILTER (WHERE e.kind = 'SALE'), 0)::text AS sales,
+            COALESCE(-sum(e.amount) FILTER (WHERE e.kind = 'PURCHASE'), 0)::text AS purchases,
+            COALESCE(-sum(e.amount) FILTER (WHERE e.kind = 'COMMISSION'), 0)::text AS commission
+       FROM exchange_ledger_entry e
+       JOIN exchange_order eo ON eo.id = e.exchange_order_id
+       JOIN exchange_link l ON l.exchange_order_id = eo.id::text
+            AND ((l.role = 'SOLD' AND l.source_id = eo.source_order_id AND e.participant_id = eo.seller_id)
+              OR (l.role = 'BOUGHT' AND eo.executor_order_id = l.order_id::text AND e.participant_id = eo.executor_id))
+       JOIN orders o ON o.id = l.order_id
+      WHERE e.created_at >= ${esql.instant(scope.period.from)} AND e.created_at < ${esql.instant(scope.period.to)} AND ${orderFilters(esql, scope.query)}`,
     esql.params,
   );
 

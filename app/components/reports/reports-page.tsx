@@ -60,13 +60,13 @@ function Figure({ label, value, testId }: { label: string; value: ReactNode; tes
   );
 }
 
-function Table({ title, headers, rows, numeric, testId }: { title: string; headers: string[]; rows: ReactNode[][]; numeric?: number[]; testId?: string }) {
+function Table({ title, headers, rows, numeric, testId, wide, nameColumn }: { title: string; headers: string[]; rows: ReactNode[][]; numeric?: number[]; testId?: string; wide?: boolean; nameColumn?: number }) {
   const { t } = useI18n();
   return (
     <section className="report-table" aria-label={title}>
       <h2>{title}</h2>
       <div className="table-wrap">
-        <table className="table" data-testid={testId}>
+        <table className={wide ? "table wide" : "table"} data-testid={testId}>
           <thead>
             <tr>
               {headers.map((h, i) => (
@@ -87,7 +87,7 @@ function Table({ title, headers, rows, numeric, testId }: { title: string; heade
               rows.map((row, r) => (
                 <tr key={r}>
                   {row.map((cell, i) => (
-                    <td key={i} className={numeric?.includes(i) ? "num" : undefined}>
+                    <td key={i} className={numeric?.includes(i) ? "num" : i === nameColumn ? "name" : undefined}>
                       {cell ?? t.reports.noData}
                     </td>
                   ))}
@@ -278,6 +278,8 @@ function DriversView({ query }: { query: Query }) {
       numeric={[2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]}
       rows={r.data.data.drivers.map((x) => [x.callSign, x.name, x.shiftHours, x.offers, x.accepted, x.refused, x.timedOut, pct(x.acceptanceRate), pct(x.refusalRate), x.completed, money(x.revenue), money(x.commission), money(x.earnings), x.averageRating === null ? null : x.averageRating.toFixed(2), x.ratings])}
       testId="table-drivers"
+      wide
+      nameColumn={1}
     />
   );
 }
