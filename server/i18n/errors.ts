@@ -53,6 +53,8 @@ const NOT_FOUND_RU: Record<string, string> = {
   Object: "Объект не найден",
   Order: "Заказ не найден",
   "Order of this driver": "Заказ этого водителя не найден",
+  "SMS message": "SMS-сообщение не найдено",
+  "Missed call": "Пропущенный звонок не найден",
   Driver: "Водитель не найден",
   Service: "Услуга не найдена",
   Region: "Район не найден",
@@ -82,6 +84,12 @@ export function notFoundInRussian(what: unknown): string {
 const REASONS_RU: Array<[RegExp, (...groups: string[]) => string]> = [
   [/^txn_id (.+) was already used for another payment$/, (t) => `txn_id ${t} уже использован для другого платежа`],
   [/^already delivered$/, () => "уже доставлено"],
+  [/^wrong receipt secret$/, () => "неверный секрет адреса отчётов о доставке"],
+  [/^no PBX is set up$/, () => "АТС не подключена"],
+  [/^your profile has no extension$/, () => "в вашем профиле не указан внутренний номер"],
+  [/^the PBX did not take the call: (.*)$/, (m) => `АТС не приняла звонок${m ? `: ${m}` : ""}`],
+  [/^the PBX refused the call(?:: (.*))?$/, (m) => `АТС отклонила звонок${m ? `: ${m}` : ""}`],
+  [/^the extension (.+) belongs to another user$/, (x) => `внутренний номер ${x} принадлежит другому пользователю`],
   [/^an exchange order is given back by moving it to DONE_DRIVER_REJECTED \(99\)$/, () => "заказ биржи возвращают переводом в DONE_DRIVER_REJECTED (99)"],
   [/^an order is in progress: complete or refuse it first$/, () => "заказ ещё выполняется: сначала завершите его или откажитесь от него"],
   [/^no position yet: report a position first$/, () => "координаты ещё неизвестны: сначала передайте координаты"],
@@ -190,6 +198,7 @@ const EXPECTED_RU: Array<[RegExp, (...groups: string[]) => string]> = [
   [/^a time that exists on the city's clock$/, () => "время, которое есть на часах города"],
   [/^the estimate's own time \(pre_order_time_utc\), or none$/, () => "время самого расчёта (pre_order_time_utc) или никакого"],
   [/^1 to (\d+) visible ASCII characters$/, (n) => `от 1 до ${n} видимых символов ASCII`],
+  [/^ISO 8601 time$/, () => "время в формате ISO 8601"],
 ];
 
 export function expectedInRussian(text: string): string | undefined {
