@@ -16,27 +16,8 @@ import { env, userOf } from "./support/env";
 import { signInApi, trpc, uniquePhone, type Session } from "./support/console-api";
 import { painted } from "./support/motion";
 import { driverApi, metres, phoneAt, seriousViolations } from "./support/driver-phone";
+import type { RateRow } from "./support/rate-row";
 
-interface RateRow {
-  id: number;
-  serviceId: number;
-  queueId: number | null;
-  name: string;
-  isBasic: boolean;
-  kind: "FIXED" | "METERED";
-  pickUp: number;
-  minFare: number;
-  kmCost: number;
-  kmStart: number;
-  minuteCost: number;
-  standCost: number;
-  freeStandTime: number;
-  waitCost: number;
-  freeWaitTime: number;
-  roundTo: number;
-  startHour: number | null;
-  endHour: number | null;
-}
 
 // The metered rate the test publishes for the order's service (kopecks; minutes): 60 ₽ boarding, 30 ₽ a km after
 // the first 0, 10 ₽ a minute of the trip, one free minute of waiting then 12 ₽ a minute, at least 70 ₽, rounded up to

@@ -10,6 +10,7 @@ import { test, expect, signIn } from "./support/fixtures";
 import { env, userOf } from "./support/env";
 import { signInApi, trpc, uniquePhone, type Session } from "./support/console-api";
 import { untilStill } from "./support/motion";
+import type { RateRow } from "./support/rate-row";
 
 const suffix = () => Date.now().toString(36).slice(-5);
 
@@ -17,25 +18,6 @@ async function admin(): Promise<Session> {
   return signInApi(env().baseUrl, userOf("ADMIN").email, userOf("ADMIN").password);
 }
 
-interface RateRow {
-  id: number;
-  name: string;
-  serviceId: number;
-  queueId: number | null;
-  isBasic: boolean;
-  pickUp: number;
-  minFare: number;
-  kmCost: number;
-  kmStart: number;
-  minuteCost: number;
-  standCost: number;
-  freeStandTime: number;
-  waitCost: number;
-  freeWaitTime: number;
-  roundTo: number;
-  startHour: number | null;
-  endHour: number | null;
-}
 
 test("services and rates: roubles typed, kopecks kept, audited", async ({ page, shot }) => {
   const { baseUrl } = env();
