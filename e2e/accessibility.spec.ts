@@ -12,6 +12,7 @@ const PAGES = [
   "/orders/new",
   "/map",
   "/drivers",
+  "/clients",
   "/balances",
   "/exchange-desk",
   "/certificates",

@@ -215,6 +215,12 @@ export const EXPECTATIONS: Record<string, Expectation> = {
   "phone.calls": { access: DISPATCHER, audit: false, bad: null, cases: [ok("ringing and missed calls", () => undefined)] },
   "phone.caller": { access: DISPATCHER, audit: false, bad: { phone: "" }, cases: [ok("the caller's card", () => ({ phone: "+79161234567" }))] },
   "phone.log": { access: BOARD, audit: false, bad: { orderId: -1 }, cases: [ok("an order's calls", (fx) => ({ orderId: fx.orderId })), ok("a phone's calls", () => ({ phone: "+79161234567" }))] },
+  "clients.card": {
+    access: DISPATCHER,
+    audit: false,
+    bad: { phone: "" },
+    cases: [ok("a known client's card", () => ({ phone: "+79161234567" })), ok("a number that is no phone: said so, nothing found", () => ({ phone: "not a phone" }))],
+  },
   "phone.dismiss": { access: DISPATCHER, audit: "phoneCall", bad: { callId: 0 }, cases: [notFound("an unknown call", () => ({ callId: 2_000_000_000 }))] },
   "phone.dial": {
     access: DISPATCHER,
