@@ -4,7 +4,9 @@
 // call log. Everything the PBX sent (number, caller's name) is rendered as
 // React text, never as markup.
 import { useEffect, useRef, useState } from "react";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
+import { clientCardHref } from "../clients/href";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
@@ -64,6 +66,9 @@ function CallerDetails({ phone }: { phone: string }) {
           </ul>
         )}
       </div>
+      <Link className="small" href={clientCardHref(phone)}>
+        {t.clients.openCard}
+      </Link>
     </div>
   );
 }
