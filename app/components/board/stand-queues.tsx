@@ -1,0 +1,110 @@
+"use client";
+// The parking queues managed from the console (issue 34): every stand (a
+// parking region) with its queue; a call sign and Enter puts a driver on the
+// stand, "↑"/"↓" move a driver in the queue, the stand list moves one to
+// another stand, "✕" takes one off. The server decides (dispatch.queuePut,
+// dispatch.queueRemove: the driver app's own rules, under row locks, audited)
+// and says why a driver may not stand, in the console's language.
+import { useEffect, useRef, useState } from "react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useTRPC } from "../trpc";
+import { useI18n } from "../i18n";
+import { errorInfo } from "../errors";
+import { toast } from "../toast";
+import { Modal } from "../ui";
+
+export interface StandQueue {
+  regionId: number;
+  drivers: Array<{ driverId: number; callSign: string; position: number }>;
+}
+
+export function StandQueuesDialog({ stands, queues, regionName, focusDriver, onClose }: {
+  stands: number[];
+  queues: StandQueue[];
+  regionName: (id: number) => string;
+  focusDriver: number | null;
+  onClose: () => void;
+}) {
+  const { t } = useI18n();
+  const q = t.shift.queueAdmin;
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [typed, setTyped] = useState<Record<number, string>>({});
+  const [errors, setErrors] = useState<Record<number, string>>({});
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.dispatch.queues.queryKey() });
+  const put = useMutation(trpc.dispatch.queuePut.mutationOptions({ meta: { inlineError: true } }));
+  const remove = useMutation(trpc.dispatch.queueRemove.mutationOptions({ meta: { inlineError: true } }));
+  const pending = put.isPending || remove.isPending;
+
+  const submit = (regionId: number, input: { callSign?: string; driverId?: number; position?: number }, afterOk?: () => void) => {
+    put.mutate(
+      { regionId, ...input },
+      {
+        onSuccess: (res) => {
+          setErrors((e) => ({ ...e, [regionId]: "" }));
+          afterOk?.();
+          toast.success(q.placed(res.callSign, regionName(res.regionId), res.position));
+          void refresh();
+        },
+        onError: (e) => setErrors((all) => ({ ...all, [regionId]: errorInfo(e, t).message })),
+      },
+    );
+  };
+  const listRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    // After the dialog's own focus on its first field: a driver's chip opens the dialog on that driver.
+    const timer = setTimeout(() => listRef.current?.querySelector<HTMLElement>("[data-focus]")?.closest("li")?.querySelector<HTMLElement>("button:not(:disabled), select")?.focus(), 0);
+    return () => clearTimeout(timer);
+  }, []);
+  const byRegion = new Map(queues.map((x) => [x.regionId, x.drivers]));
+
+  return (
+    <Modal title={q.title} onClose={onClose} width={640}>
+      <div className="stand-list" data-testid="stand-queues" ref={listRef}>
+        {stands.map((regionId) => {
+          const drivers = byRegion.get(regionId) ?? [];
+          const errorId = `stand-error-${regionId}`;
+          const name = regionName(regionId);
+          return (
+            <section key={regionId} className="stand" data-region={regionId} aria-label={t.shift.fleet.queueOf(name, drivers.length)}>
+              <h3 className="stand-name">{name}</h3>
+              <form className="stand-put" onSubmit={(e) => {
+                e.preventDefault();
+                const callSign = (typed[regionId] ?? "").trim();
+                if (!callSign) return setErrors((all) => ({ ...all, [regionId]: q.callSignRequired }));
+                submit(regionId, { callSign }, () => setTyped((all) => ({ ...all, [regionId]: "" })));
+              }}>
+                <input name="callSign" className="mono" autoComplete="off" spellCheck={false} placeholder={q.placeholder}
+                  aria-label={q.putLabel(name)} value={typed[regionId] ?? ""} aria-invalid={errors[regionId] ? true : undefined}
+                  aria-describedby={errors[regionId] ? errorId : undefined}
+                  onChange={(e) => {
+                    setTyped((all) => ({ ...all, [regionId]: e.target.value }));
+                    setErrors((all) => ({ ...all, [regionId]: "" }));
+                  }} />
+                {errors[regionId] ? <div className="field-error" role="alert" id={errorId}>{errors[regionId]}</div> : null}
+              </form>
+              <ol className="stand-drivers">
+                {drivers.map((d, i) => (
+                  <li key={d.driverId} className="stand-driver" data-call-sign={d.callSign}>
+                    <span className="mono stand-sign">{d.position}. {d.callSign}</span>
+                    <button type="button" className="btn btn-small" disabled={pending || i === 0} aria-label={q.up(d.callSign)} data-focus={focusDriver === d.driverId ? "" : undefined}
+                      onClick={() => submit(regionId, { driverId: d.driverId, position: d.position - 1 })}>↑</button>
+                    <button type="button" className="btn btn-small" disabled={pending || i === drivers.length - 1} aria-label={q.down(d.callSign)}
+                      onClick={() => submit(regionId, { driverId: d.driverId, position: d.position + 1 })}>↓</button>
+                    <select aria-label={q.moveTo(d.callSign)} value="" disabled={pending}
+                      onChange={(e) => e.target.value && submit(Number(e.target.value), { driverId: d.driverId })}>
+                      <option value="">{q.toStand}</option>
+                      {stands.filter((s) => s !== regionId).map((s) => <option key={s} value={s}>{regionName(s)}</option>)}
+                    </select>
+                    <button type="button" className="btn btn-small btn-danger" disabled={pending} aria-label={q.remove(d.callSign)}
+                      onClick={() => remove.mutate({ driverId: d.driverId }, { onSuccess: () => { toast.success(q.removed(d.callSign)); void refresh(); } })}>✕</button>
+                  </li>
+                ))}
+              </ol>
+            </section>
+          );
+        })}
+      </div>
+    </Modal>
+  );
+}
