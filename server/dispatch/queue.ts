@@ -145,6 +145,11 @@ export async function removeFromQueue(db: DbOrTx, driverId: number): Promise<{ d
   return { driverId, removed: await leaveQueue(db, driverId) };
 }
 
+export async function leaveQueue(db: DbOrTx, driverId: number): Promise<boolean> {
+  const { count } = await db.dispatchQueueEntry.deleteMany({ where: { driverId } });
+  return count > 0;
+}
+
 /**
  * A position report: a driver no longer free leaves the queue; a free one
  * leaves it on driving out of the stand's region (from `fromRegionId`, the

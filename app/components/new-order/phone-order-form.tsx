@@ -96,6 +96,16 @@ export function PhoneOrderForm() {
   const timeZone = lookups.data?.cities.find((c) => c.id === service?.cityId)?.timezone ?? lookups.data?.cities[0]?.timezone ?? "Europe/Moscow";
   const advanceRef = useRef<HTMLInputElement>(null);
   const [advanceTried, setAdvanceTried] = useState(false);
+  // "At a time" starts at now plus the service's lead time: the distribution
+  // settings' advanceLeadMinutes (the service's default row, else its
+  // shortest regional one), when the order starts being offered to drivers.
+  // The schema has no other minimum advance per service.
+  const dispatchSettings = useQuery(trpc.dispatch.settings.queryOptions(undefined, { staleTime: 5 * 60_000 }));
+  const leadMinutes = useMemo(() => {
+    const rows = (dispatchSettings.data ?? []).filter((r) => r.serviceId === serviceId);
+    const own = rows.find((r) => r.regionId === null);
+    return own?.advanceLeadMinutes ?? (rows.length ? Math.min(...rows.map((r) => r.advanceLeadMinutes)) : null);
+  }, [dispatchSettings.data, serviceId]);
   const clock = useNow(5_000);
 
   // ------------------------------------------------------------ caller
@@ -343,8 +353,9 @@ export function PhoneOrderForm() {
                       aria-checked={form.when === w}
                       className={form.when === w ? "active" : ""}
                       onClick={() => {
-                        setForm({ ...form, when: w });
-                        if (w === "at") setTimeout(() => advanceRef.current?.focus(), 0);
+                        // The default is selected, so that typing "+30" or "22:30" replaces it.
+                        setForm({ ...form, when: w, at: w === "at" && !form.at.trim() && leadMinutes !== null ? `+${leadMinutes}` : form.at });
+                        if (w === "at") setTimeout(() => { advanceRef.current?.focus(); advanceRef.current?.select(); }, 0);
                       }}
                     >
                       {w === "now" ? t.newOrder.now : t.newOrder.preOrder}
