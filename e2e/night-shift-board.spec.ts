@@ -321,10 +321,11 @@ for (const lang of ["ru", "en"] as const) {
     const server = async () => (await trpc<Array<{ regionId: number; drivers: Array<{ callSign: string }> }>>(baseUrl, dispatcher, "dispatch.queues", {})).data!;
     expect((await server()).find((x) => String(x.regionId) === standId)?.drivers.map((d) => d.callSign)).toContain(driver.callSign);
 
-    // To another stand by the list.
-    const otherStand = await stands.nth(1).getAttribute("data-region");
+    // To another stand of the same city by the list (the list offers only those).
+    const second = dialog.locator(`section.stand[data-city="${await first.getAttribute("data-city")}"]`).nth(1);
+    const otherStand = await second.getAttribute("data-region");
     await first.locator(`li[data-call-sign="${driver.callSign}"]`).getByRole("combobox", { name: `${driver.callSign}: ${q.toStand}` }).selectOption(otherStand!);
-    await expect(stands.nth(1).locator(`li[data-call-sign="${driver.callSign}"]`)).toBeVisible();
+    await expect(second.locator(`li[data-call-sign="${driver.callSign}"]`)).toBeVisible();
     await expect(first.locator(`li[data-call-sign="${driver.callSign}"]`)).toHaveCount(0);
     await page.keyboard.press("Escape");
     await expect(dialog).toBeHidden();

@@ -45,8 +45,14 @@ export function FleetStrip() {
     ["onBreak", fleet.data?.onBreak, "fleet-break"],
     ["away", fleet.data?.away, "fleet-away"],
   ];
-  // Every stand of the cities the board shows (regions of the drivers' cities, by name).
-  const stands = (lookups.data?.regions ?? []).map((r) => r.id).sort((a, b) => regionName(a).localeCompare(regionName(b)));
+  // Every stand (parking region), by city, then by name; a stand takes drivers of its own city only.
+  const cities = lookups.data?.cities ?? [];
+  const stands = (lookups.data?.regions ?? [])
+    .map((r) => {
+      const city = cities.find((c) => c.id === r.cityId);
+      return { id: r.id, cityId: r.cityId, cityName: city ? (locale === "en" ? city.nameEn : city.name) : "" };
+    })
+    .sort((a, b) => a.cityId - b.cityId || regionName(a.id).localeCompare(regionName(b.id)));
   const lines = (queues.data ?? []).filter((q) => q.drivers.length > 0).sort((a, b) => regionName(a.regionId).localeCompare(regionName(b.regionId)));
   return (
     <section className="fleet" aria-label={f.title} data-testid="fleet-strip">

@@ -5,7 +5,7 @@
 // another stand, "✕" takes one off. The server decides (dispatch.queuePut,
 // dispatch.queueRemove: the driver app's own rules, under row locks, audited)
 // and says why a driver may not stand, in the console's language.
-import { useEffect, useRef, useState } from "react";
+import { Fragment, useEffect, useRef, useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
@@ -19,7 +19,7 @@ export interface StandQueue {
 }
 
 export function StandQueuesDialog({ stands, queues, regionName, focusDriver, onClose }: {
-  stands: number[];
+  stands: Array<{ id: number; cityId: number; cityName: string }>;
   queues: StandQueue[];
   regionName: (id: number) => string;
   focusDriver: number | null;
@@ -56,18 +56,23 @@ export function StandQueuesDialog({ stands, queues, regionName, focusDriver, onC
     const timer = setTimeout(() => listRef.current?.querySelector<HTMLElement>("[data-focus]")?.closest("li")?.querySelector<HTMLElement>("button:not(:disabled), select")?.focus(), 0);
     return () => clearTimeout(timer);
   }, []);
+  const manyCities = new Set(stands.map((s) => s.cityId)).size > 1;
   const byRegion = new Map(queues.map((x) => [x.regionId, x.drivers]));
 
   return (
     <Modal title={q.title} onClose={onClose} width={640}>
       <div className="stand-list" data-testid="stand-queues" ref={listRef}>
-        {stands.map((regionId) => {
+        {stands.map(({ id: regionId, cityId, cityName }, i) => {
           const drivers = byRegion.get(regionId) ?? [];
+          // A city's heading when the stands are of several cities.
+          const heading = manyCities && stands[i - 1]?.cityId !== cityId ? <h3 className="stand-city">{cityName}</h3> : null;
           const errorId = `stand-error-${regionId}`;
           const name = regionName(regionId);
           return (
-            <section key={regionId} className="stand" data-region={regionId} aria-label={t.shift.fleet.queueOf(name, drivers.length)}>
-              <h3 className="stand-name">{name}</h3>
+            <Fragment key={regionId}>
+            {heading}
+            <section className="stand" data-region={regionId} data-city={cityId} aria-label={t.shift.fleet.queueOf(name, drivers.length)}>
+              <h4 className="stand-name">{name}</h4>
               <form className="stand-put" onSubmit={(e) => {
                 e.preventDefault();
                 const callSign = (typed[regionId] ?? "").trim();
@@ -94,7 +99,7 @@ export function StandQueuesDialog({ stands, queues, regionName, focusDriver, onC
                     <select aria-label={q.moveTo(d.callSign)} value="" disabled={pending}
                       onChange={(e) => e.target.value && submit(Number(e.target.value), { driverId: d.driverId })}>
                       <option value="">{q.toStand}</option>
-                      {stands.filter((s) => s !== regionId).map((s) => <option key={s} value={s}>{regionName(s)}</option>)}
+                      {stands.filter((s) => s.id !== regionId && s.cityId === cityId).map((s) => <option key={s.id} value={s.id}>{regionName(s.id)}</option>)}
                     </select>
                     <button type="button" className="btn btn-small btn-danger" disabled={pending} aria-label={q.remove(d.callSign)}
                       onClick={() => remove.mutate({ driverId: d.driverId }, { onSuccess: () => { toast.success(q.removed(d.callSign)); void refresh(); } })}>✕</button>
@@ -102,6 +107,7 @@ export function StandQueuesDialog({ stands, queues, regionName, focusDriver, onC
                 ))}
               </ol>
             </section>
+            </Fragment>
           );
         })}
       </div>

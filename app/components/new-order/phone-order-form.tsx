@@ -206,6 +206,7 @@ export function PhoneOrderForm() {
   };
 
   // ------------------------------------------------------------ keys
+  const pristine = JSON.stringify({ ...form, serviceId: null }) === JSON.stringify(EMPTY);
   useEffect(() => {
     phoneRef.current?.focus();
   }, []);
@@ -214,7 +215,9 @@ export function PhoneOrderForm() {
       if (e.altKey && /^Digit[1-9]$/.test(e.code)) {
         e.preventDefault();
         fillPickup(Number(e.code.slice(5)) - 1);
-      } else if (e.key === "Escape" && !isTyping(e.target) && !document.querySelector(".modal")) {
+      } else if (e.key === "Escape" && (!isTyping(e.target) || pristine) && !document.querySelector(".modal")) {
+        // In a field Esc leaves only an untouched form (as after an order is created, the phone focused):
+        // by keyboard alone there is always a field focused, and nothing typed is lost.
         router.push("/orders");
       }
     };
