@@ -324,7 +324,7 @@ for (const lang of ["ru", "en"] as const) {
     // To another stand of the same city by the list (the list offers only those).
     const second = dialog.locator(`section.stand[data-city="${await first.getAttribute("data-city")}"]`).nth(1);
     const otherStand = await second.getAttribute("data-region");
-    await first.locator(`li[data-call-sign="${driver.callSign}"]`).getByRole("combobox", { name: `${driver.callSign}: ${q.toStand}` }).selectOption(otherStand!);
+    await first.locator(`li[data-call-sign="${driver.callSign}"]`).getByRole("combobox", { name: `${driver.callSign}: ${q.toStand}` }).selectOption(otherStand);
     await expect(second.locator(`li[data-call-sign="${driver.callSign}"]`)).toBeVisible();
     await expect(first.locator(`li[data-call-sign="${driver.callSign}"]`)).toHaveCount(0);
     await page.keyboard.press("Escape");
@@ -339,6 +339,7 @@ for (const lang of ["ru", "en"] as const) {
     await row.getByRole("button", { name: `${driver.callSign}: ${q.off}` }).click();
     await expect(row).toHaveCount(0);
     await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
     await expect(chip).toBeHidden();
 
     // A break: counted, the driver's row in the Drivers page says so.

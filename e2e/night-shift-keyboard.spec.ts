@@ -68,6 +68,25 @@ for (const lang of ["ru", "en"] as const satisfies Lang[]) {
     const w = WORDS[lang];
     const { baseUrl, apiKey } = env();
     const session = await signInApi(baseUrl, userOf("DISPATCHER").email, userOf("DISPATCHER").password);
+    const admin = await signInApi(baseUrl, env().adminEmail, env().adminPassword);
+    // The form's default service (the first) gets a lead time of 45 minutes for the walk's advance order: a rule of
+    // its own, MANUAL (no automatic offers meanwhile), removed at the end; one that exists already is used as it is.
+    const lookups = await trpc<{ services: Array<{ id: number }> }>(baseUrl, session, "reference.lookups", undefined);
+    const serviceId = lookups.data!.services[0]!.id;
+    type Rule = { id: number; serviceId: number; regionId: number | null; advanceLeadMinutes: number };
+    const rules = await trpc<Rule[]>(baseUrl, admin, "dispatch.settings", undefined);
+    let rule = (rules.data ?? []).find((r) => r.serviceId === serviceId && r.regionId === null);
+    const ours = !rule;
+    if (!rule) {
+      const saved = await trpc<Rule>(baseUrl, admin, "dispatch.saveSettings", {
+        serviceId, regionId: null, mode: "MANUAL", strategy: "GREEDY", acceptSeconds: 30, attempts: 3, radiusKm: 5, freeLongMinutes: 10, batchSeconds: 5,
+        fairnessWeight: 0, chainMinutes: 4, minBalance: 0, advanceLeadMinutes: 45, confirmLeadMinutes: 20,
+      }, "mutation");
+      expect(saved.error).toBeUndefined();
+      rule = saved.data!;
+    }
+    const lead = rule.advanceLeadMinutes;
+    try {
     await page.setViewportSize({ width: 1366, height: 768 });
     await page.context().addCookies([{ name: "locale", value: lang, url: baseUrl }]);
     await signIn(page, "DISPATCHER");
@@ -117,8 +136,7 @@ for (const lang of ["ru", "en"] as const satisfies Lang[]) {
     expect(history.at(-1)).toMatchObject({ toState: "DONE_OPERATOR_REJECTED", reason: lang === "ru" ? "клиент передумал" : "the client changed their mind" });
 
     // 4. An advance order: "At a time" by Tab and Space; the field starts at now plus the lead time, selected; "+30" replaces it.
-    const settings = await trpc<Array<{ serviceId: number; regionId: number | null; advanceLeadMinutes: number }>>(baseUrl, session, "dispatch.settings", undefined);
-    const lead = (settings.data ?? []).find((s) => s.serviceId === order.data!.service.id && s.regionId === null)?.advanceLeadMinutes;
+    expect(order.data!.service.id).toBe(serviceId);
     await page.keyboard.press("Escape");
     const advancePhone = uniquePhone();
     const before = Date.now();
@@ -128,12 +146,11 @@ for (const lang of ["ru", "en"] as const satisfies Lang[]) {
       await page.keyboard.press("Space");
       const time = page.getByRole("textbox", { name: w.advance });
       await expect(time).toBeFocused();
-      if (lead !== undefined) {
-        // The default, resolved on the city's clock under the field.
-        await expect(time).toHaveValue(`+${lead}`);
-        await expect(page.getByTestId("advance-when")).toContainText(w.when);
-        await shot(`advance-default-${lang}-1366`);
-      }
+      // The default, selected, resolved on the city's clock under the field.
+      await expect(time).toHaveValue(`+${lead}`);
+      await expect(page.getByTestId("advance-when")).toContainText(w.when);
+      expect(await time.evaluate((el: HTMLInputElement) => [el.selectionStart, el.selectionEnd])).toEqual([0, `+${lead}`.length]);
+      await shot(`advance-default-${lang}-1366`);
       await page.keyboard.type("+30");
       await expect(time).toHaveValue("+30");
     });
@@ -144,5 +161,8 @@ for (const lang of ["ru", "en"] as const satisfies Lang[]) {
     expect(at).toBeLessThanOrEqual(Date.now() + 31 * 60_000);
     await page.keyboard.press("Escape");
     await expect(rowByPhone(page, advancePhone)).toBeVisible();
+    } finally {
+      if (ours) expect((await trpc(baseUrl, admin, "dispatch.deleteSettings", { id: rule.id }, "mutation")).error).toBeUndefined();
+    }
   });
 }

@@ -79,7 +79,7 @@ export function StandQueuesDialog({ stands, queues, regionName, focusDriver, onC
                 if (!callSign) return setErrors((all) => ({ ...all, [regionId]: q.callSignRequired }));
                 submit(regionId, { callSign }, () => setTyped((all) => ({ ...all, [regionId]: "" })));
               }}>
-                <input name="callSign" className="mono" autoComplete="off" spellCheck={false} placeholder={q.placeholder}
+                <input name="callSign" id={`stand-input-${regionId}`} className="mono" autoComplete="off" spellCheck={false} placeholder={q.placeholder}
                   aria-label={q.putLabel(name)} value={typed[regionId] ?? ""} aria-invalid={errors[regionId] ? true : undefined}
                   aria-describedby={errors[regionId] ? errorId : undefined}
                   onChange={(e) => {
@@ -102,7 +102,14 @@ export function StandQueuesDialog({ stands, queues, regionName, focusDriver, onC
                       {stands.filter((s) => s.id !== regionId && s.cityId === cityId).map((s) => <option key={s.id} value={s.id}>{regionName(s.id)}</option>)}
                     </select>
                     <button type="button" className="btn btn-small btn-danger" disabled={pending} aria-label={q.remove(d.callSign)}
-                      onClick={() => remove.mutate({ driverId: d.driverId }, { onSuccess: () => { toast.success(q.removed(d.callSign)); void refresh(); } })}>✕</button>
+                      onClick={() => remove.mutate({ driverId: d.driverId }, {
+                        onSuccess: () => {
+                          toast.success(q.removed(d.callSign));
+                          // The row (and its focused button) goes: the keyboard stays in the dialog, on the stand's field.
+                          document.getElementById(`stand-input-${regionId}`)?.focus();
+                          void refresh();
+                        },
+                      })}>✕</button>
                   </li>
                 ))}
               </ol>
