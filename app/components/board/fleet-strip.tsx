@@ -56,18 +56,19 @@ export function FleetStrip() {
   const lines = (queues.data ?? []).filter((q) => q.drivers.length > 0).sort((a, b) => regionName(a.regionId).localeCompare(regionName(b.regionId)));
   return (
     <section className="fleet" aria-label={f.title} data-testid="fleet-strip">
+      {/* First: with the card open at 1366 px the line is cut on the right, and the stands stay one key away. */}
+      <button type="button" className="btn btn-small fleet-manage" onClick={() => setDialog({ driverId: null })} data-testid="stands-open">
+        {f.manage}
+      </button>
       <dl className="fleet-counters">
         {counters.map(([key, value, cls, hint]) => (
-          <div key={key} className={`fleet-counter ${cls}`} data-counter={key} title={hint}>
+          <div key={key} className={`fleet-counter ${cls}`} data-counter={key} title={hint ?? f[key]}>
             <dt>{f[key]}</dt>
             <dd className="num">{value ?? "…"}</dd>
           </div>
         ))}
       </dl>
       <div className="fleet-queues" data-testid="queues">
-        <button type="button" className="btn btn-small fleet-manage" onClick={() => setDialog({ driverId: null })} data-testid="stands-open">
-          {f.manage}
-        </button>
         {lines.length === 0 ? <span className="muted">{f.noQueues}</span> : null}
         <span role="list" aria-label={f.queues} className="fleet-queue-list">
         {lines.map((q) => (
