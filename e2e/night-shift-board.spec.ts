@@ -327,9 +327,18 @@ for (const lang of ["ru", "en"] as const) {
     await first.locator(`li[data-call-sign="${driver.callSign}"]`).getByRole("combobox", { name: `${driver.callSign}: ${q.toStand}` }).selectOption(otherStand);
     await expect(second.locator(`li[data-call-sign="${driver.callSign}"]`)).toBeVisible();
     await expect(first.locator(`li[data-call-sign="${driver.callSign}"]`)).toHaveCount(0);
+    // By keyboard an arrow only chooses the stand (a closed list changes at once); Enter moves the driver.
+    const back = second.locator(`li[data-call-sign="${driver.callSign}"]`).getByRole("combobox");
+    await back.focus();
+    await page.keyboard.press("ArrowDown");
+    await expect(back).toHaveValue(standId!);
+    await expect(second.locator(`li[data-call-sign="${driver.callSign}"]`)).toBeVisible();
+    await page.keyboard.press("Enter");
+    await expect(first.locator(`li[data-call-sign="${driver.callSign}"]`)).toBeVisible();
+    await expect(second.locator(`li[data-call-sign="${driver.callSign}"]`)).toHaveCount(0);
     await page.keyboard.press("Escape");
     await expect(dialog).toBeHidden();
-    const chip = page.getByTestId("queues").locator(`[data-region="${otherStand}"] [data-call-sign="${driver.callSign}"]`);
+    const chip = page.getByTestId("queues").locator(`[data-region="${standId}"] [data-call-sign="${driver.callSign}"]`);
     await expect(chip).toBeVisible();
     await shot(`fleet-queues-${lang}-1366`);
 

@@ -31,6 +31,8 @@ export function StandQueuesDialog({ stands, queues, regionName, focusDriver, onC
   const queryClient = useQueryClient();
   const [typed, setTyped] = useState<Record<number, string>>({});
   const [errors, setErrors] = useState<Record<number, string>>({});
+  const [target, setTarget] = useState<Record<number, string>>({});
+  const arrowed = useRef(false);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.dispatch.queues.queryKey() });
   const put = useMutation(trpc.dispatch.queuePut.mutationOptions({ meta: { inlineError: true } }));
   const remove = useMutation(trpc.dispatch.queueRemove.mutationOptions({ meta: { inlineError: true } }));
@@ -96,8 +98,26 @@ export function StandQueuesDialog({ stands, queues, regionName, focusDriver, onC
                       onClick={() => submit(regionId, { driverId: d.driverId, position: d.position - 1 })}>↑</button>
                     <button type="button" className="btn btn-small" disabled={pending || i === drivers.length - 1} aria-label={q.down(d.callSign)}
                       onClick={() => submit(regionId, { driverId: d.driverId, position: d.position + 1 })}>↓</button>
-                    <select aria-label={q.moveTo(d.callSign)} value="" disabled={pending}
-                      onChange={(e) => e.target.value && submit(Number(e.target.value), { driverId: d.driverId })}>
+                    <select aria-label={q.moveTo(d.callSign)} value={target[d.driverId] ?? ""} disabled={pending}
+                      // An arrow key changes a closed list at once: by keyboard the stand is chosen, then Enter moves
+                      // the driver; a pick with the mouse moves at once.
+                      onMouseDown={() => {
+                        arrowed.current = false;
+                      }}
+                      onKeyDown={(e) => {
+                        arrowed.current = e.key.startsWith("Arrow") || e.key === "Home" || e.key === "End";
+                        const to = target[d.driverId];
+                        if (e.key === "Enter" && to) {
+                          e.preventDefault();
+                          setTarget((all) => ({ ...all, [d.driverId]: "" }));
+                          submit(Number(to), { driverId: d.driverId });
+                        }
+                      }}
+                      onChange={(e) => {
+                        const to = e.target.value;
+                        if (arrowed.current) return setTarget((all) => ({ ...all, [d.driverId]: to }));
+                        if (to) submit(Number(to), { driverId: d.driverId });
+                      }}>
                       <option value="">{q.toStand}</option>
                       {stands.filter((s) => s.id !== regionId && s.cityId === cityId).map((s) => <option key={s.id} value={s.id}>{regionName(s.id)}</option>)}
                     </select>
