@@ -46,7 +46,10 @@ export function StandQueuesDialog({ stands, queues, regionName, focusDriver, onC
           setErrors((e) => ({ ...e, [regionId]: "" }));
           afterOk?.();
           toast.success(q.placed(res.callSign, regionName(res.regionId), res.position));
-          void refresh();
+          // A moved row may take the focus with it: the keyboard stays in the dialog, on the new stand's field.
+          void refresh().then(() => {
+            if (!listRef.current?.contains(document.activeElement)) document.getElementById(`stand-input-${res.regionId}`)?.focus();
+          });
         },
         onError: (e) => setErrors((all) => ({ ...all, [regionId]: errorInfo(e, t).message })),
       },
