@@ -21,6 +21,7 @@ const ACTING_PATHS: ReadonlySet<string> = new Set([
   "orders/status",
   "orders/complete",
   "queue/join",
+  "break/end",
 ]);
 
 /** Position reports: they bring an away driver back only when the car has moved. */
@@ -100,10 +101,11 @@ export async function countTimeoutInTx(tx: Tx, driverId: number): Promise<boolea
 /**
  * The SQL condition (on the alias `d`) a driver must meet to be offered
  * orders automatically: not away, a fresh position, a live app. Numbers come
- * from the validated configuration, never from a request.
+ * from the validated configuration, never from a request. Not on a break.
  */
 export function liveCandidateSql(settings: LivenessSettings = livenessSettings()): string {
-  const parts = ["d.away_since IS NULL"];
+  // A driver on a break (driver_break, issue 34) is on shift but offered nothing.
+  const parts = ["d.away_since IS NULL", "NOT EXISTS (SELECT 1 FROM driver_break b WHERE b.driver_id = d.id)"];
   if (settings.positionMaxAgeSeconds > 0) {
     parts.push(`d.position_at > now() - make_interval(secs => ${Math.trunc(settings.positionMaxAgeSeconds)})`);
   }

@@ -6,7 +6,7 @@ import { publish } from "../events/bus";
 import { regionAt } from "../geo/regions";
 import { lockDriver } from "../orders/commands/driver-party";
 import { DRIVER_HOLDING_STATES } from "../orders/states";
-import { leaveQueue, leaveQueueUnlessIn } from "../dispatch/queue";
+import { leaveQueue, leaveQueueOnMove } from "../dispatch/queue";
 import type { DriverIdentity } from "./keys";
 import { sqlQuery } from "../db/sql";
 
@@ -62,6 +62,7 @@ export async function endShift(db: Db, me: DriverIdentity) {
     const closed = await tx.shift.updateMany({ where: { driverId: me.id, endedAt: null }, data: { endedAt: now } });
     if (driver.state !== "OFFLINE") await tx.driver.update({ where: { id: me.id }, data: { state: "OFFLINE", speed: 0 }, select: { id: true } });
     await leaveQueue(tx, me.id);
+    await tx.driverBreak.deleteMany({ where: { driverId: me.id } });
     return { closed: closed.count, at: now };
   });
   await publishDriver(db, me.id);
@@ -79,9 +80,10 @@ export async function endShift(db: Db, me: DriverIdentity) {
 export async function reportPosition(db: Db, me: DriverIdentity, p: PositionInput & { at?: Date }) {
   const place = await positionData(db, me, p);
   const at = p.at ?? place.positionAt;
-  const rows = await sqlQuery<{ state: string; newer: boolean }>(
+  const rows = await sqlQuery<{ state: string; newer: boolean; old_region: number | null }>(
     db,
-    `WITH d AS (
+    `WITH o AS (SELECT region_id AS old_region FROM driver WHERE id = $1),
+     d AS (
        UPDATE driver SET
          lat = CASE WHEN position_at IS NULL OR position_at <= $6 THEN $2 ELSE lat END,
          lon = CASE WHEN position_at IS NULL OR position_at <= $6 THEN $3 ELSE lon END,
@@ -94,14 +96,14 @@ export async function reportPosition(db: Db, me: DriverIdentity, p: PositionInpu
      t AS (
        INSERT INTO order_track (order_id, lat, lon, speed, at)
        SELECT o.id, $2, $3, $4, $6 FROM orders o, d WHERE d.state = 'BUSY' AND o.driver_id = $1 AND o.state = 'IN_PROCESS')
-     SELECT state::text AS state, newer FROM d`,
+     SELECT state::text AS state, newer, (SELECT old_region FROM o) AS old_region FROM d`,
     [me.id, place.lat, place.lon, place.speed, place.bearing, at, place.regionId],
   );
   const row = rows[0];
   if (!row) throw new OrderError("CONFLICT", { reason: "not on shift: start a shift first" });
   if (row.newer) {
-    // Out of the parking region (or busy): out of its queue.
-    await leaveQueueUnlessIn(db, me.id, row.state === "FREE" ? place.regionId : null);
+    // Out of the stand's region (or busy): out of its queue.
+    await leaveQueueOnMove(db, me.id, { free: row.state === "FREE", fromRegionId: row.old_region, toRegionId: place.regionId });
     publish({
       type: "driver.changed",
       driverId: me.id,

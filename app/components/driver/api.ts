@@ -10,6 +10,8 @@ export interface DriverProfile {
   last_name: string;
   state: "OFFLINE" | "FREE" | "BUSY";
   on_shift: boolean;
+  /** On shift but offered nothing (absent from servers older than this field). */
+  on_break?: boolean;
   shift_id: number | null;
   shift_started_at: string | null;
   balance: number;

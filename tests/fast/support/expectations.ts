@@ -201,6 +201,13 @@ export const EXPECTATIONS: Record<string, Expectation> = {
     ],
   },
   "dispatch.queues": { access: BOARD, audit: false, bad: { cityId: "x" }, cases: [ok("parking queues", () => ({}))] },
+  "dispatch.queuePut": {
+    access: DISPATCHER,
+    audit: "dispatchQueue",
+    bad: { regionId: 1 },
+    cases: [notFound("an unknown call sign", () => ({ callSign: `no-${unique()}`, regionId: 1 })), notFound("an unknown driver", () => ({ driverId: MISSING, regionId: 1 }))],
+  },
+  "dispatch.queueRemove": { access: DISPATCHER, audit: "dispatchQueue", bad: { driverId: 0 }, cases: [ok("takes a driver off the stands", (fx) => ({ driverId: fx.driverId }))] },
   "dispatch.trouble": { access: BOARD, audit: false, bad: null, cases: [ok("orders in trouble", () => undefined)] },
   "shift.fleet": { access: BOARD, audit: false, bad: { cityId: -1 }, cases: [ok("fleet counters", () => ({}))] },
   "shift.alarm": { access: BOARD, audit: false, bad: null, cases: [ok("the operator's alarm sound", () => undefined)] },
