@@ -30,6 +30,10 @@ export interface RoundReport {
   offers: number;
   expired: number;
   toRadio: number;
+  /** Free orders and free drivers the round weighed, and the candidate pairs among them (the round's size, for the metrics). */
+  orders: number;
+  drivers: number;
+  pairs: number;
 }
 
 export function newRoundState(): RoundState {
@@ -53,7 +57,7 @@ interface Candidate {
 }
 
 export async function dispatchRound(db: Db, state: RoundState, now = new Date()): Promise<RoundReport> {
-  const report: RoundReport = { offers: 0, expired: 0, toRadio: 0 };
+  const report: RoundReport = { offers: 0, expired: 0, toRadio: 0, orders: 0, drivers: 0, pairs: 0 };
   const settings = await loadSettings(db);
   if (settings.empty) return report;
   report.expired = await sweepOffers(db);
@@ -87,6 +91,9 @@ export async function dispatchRound(db: Db, state: RoundState, now = new Date())
     // More free orders than free cars: the radius capped, no chains (core/scarcity.ts, measured in docs/dispatch.md).
     const orders = adaptToScarcity(chosen.map((c) => c.input), drivers, config().DISPATCH_SCARCE_RADIUS_KM);
     const matrix = await arrivalTimes(db, cityId, orders, drivers, now);
+    report.orders += orders.length;
+    report.drivers += drivers.length;
+    report.pairs += orders.length * drivers.length;
     const assignments = planCity(chosen, orders, drivers, matrix, batchDue);
     const byOrder = new Map(chosen.map((c) => [c.row.id, c]));
     for (const a of assignments) {
