@@ -26,40 +26,9 @@ export interface FleetDriver {
   lon: number;
 }
 
-export interface Latencies {
-  n: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-}
+import { latencies, round1, type Latencies, type PacedResult } from "./fleet-stats";
 
-export interface PacedResult {
-  kind: "app" | "limit";
-  rate: number;
-  seconds: number;
-  sent: number;
-  ok: number;
-  bad: number;
-  errors: number;
-  firstBad?: string;
-  /** Successful replies per second over the phase. */
-  rps: number;
-  latency: Latencies;
-  /** How late each request left the generator after its due moment. */
-  sendLag: Latencies;
-  /** The generator's event loop delay (ms) during the phase. */
-  loopDelay: { p50: number; p99: number; max: number };
-}
-
-const round1 = (x: number) => Math.round(x * 10) / 10;
-
-export function latencies(values: number[]): Latencies {
-  if (values.length === 0) return { n: 0, p50: NaN, p90: NaN, p99: NaN, max: NaN };
-  const s = Float64Array.from(values).sort();
-  const at = (p: number) => round1(s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!);
-  return { n: s.length, p50: at(50), p90: at(90), p99: at(99), max: round1(s[s.length - 1]!) };
-}
+export type { Latencies, PacedResult };
 
 const drivers = JSON.parse(readFileSync(process.argv[2]!, "utf8")) as FleetDriver[];
 // Positions share a pool of keep-alive connections (a phone would hold one of
@@ -214,16 +183,29 @@ let streamErrors = 0;
 let firstStreamError: string | undefined;
 let refusals = 0;
 
-function openStream(url: URL, i: number): Promise<boolean> {
+/** Opens the driver's stream; a refusal (429, the server shedding load) is tried again after its Retry-After, as EventSource does. */
+async function openStream(url: URL, i: number): Promise<boolean> {
+  for (let attempt = 0; attempt < 30; attempt++) {
+    const outcome = await openStreamOnce(url, i);
+    if (outcome !== "retry") return outcome;
+    streamRetries++;
+    await new Promise((r) => setTimeout(r, 1_000 + Math.random() * 1_000));
+  }
+  return false;
+}
+
+let streamRetries = 0;
+
+function openStreamOnce(url: URL, i: number): Promise<boolean | "retry"> {
   const d = drivers[i]!;
   return new Promise((resolve) => {
     // A socket of its own, as each phone has.
     const req = http.request({ agent: false, host: url.hostname, port: url.port, method: "GET", path: "/driver-app/v1/offer/stream", headers: { authorization: `Bearer ${d.key}`, accept: "text/event-stream" } });
     const stream: Stream = { req, open: false };
-    streams.push(stream);
     let settled = false;
-    const settle = (ok: boolean, why?: string) => {
-      if (!ok) {
+    const settle = (ok: boolean | "retry", why?: string) => {
+      if (ok === true) streams.push(stream);
+      if (ok === false) {
         streamErrors++;
         firstStreamError ??= why;
       }
@@ -239,7 +221,7 @@ function openStream(url: URL, i: number): Promise<boolean> {
     req.on("response", (res) => {
       if (res.statusCode !== 200) {
         res.resume();
-        return settle(false, `status ${res.statusCode}`);
+        return settle(res.statusCode === 429 ? "retry" : false, `status ${res.statusCode}`);
       }
       let buffer = "";
       let event = "message";
@@ -286,12 +268,12 @@ async function openStreams(url: URL) {
   const t0 = performance.now();
   let opened = 0;
   // A few hundred at a time: phones come on shift over minutes, not in one instant.
-  const BATCH = 250;
+  const BATCH = 100;
   for (let from = 0; from < drivers.length; from += BATCH) {
     const got = await Promise.all(Array.from({ length: Math.min(BATCH, drivers.length - from) }, (_, k) => openStream(url, from + k)));
     opened += got.filter(Boolean).length;
   }
-  return { opened, failed: drivers.length - opened, seconds: round1((performance.now() - t0) / 1000), firstError: firstStreamError };
+  return { opened, failed: drivers.length - opened, retries: streamRetries, seconds: round1((performance.now() - t0) / 1000), firstError: firstStreamError };
 }
 
 function reply(value: unknown): void {

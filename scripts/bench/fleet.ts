@@ -23,8 +23,8 @@ import { createInterface } from "node:readline";
 import { seedDemoCity } from "../../server/seed/demo";
 import { prepareDatabase } from "../../tests/support/exchange/db";
 import { scrapeMetrics, serverNode, startBenchServer } from "./server";
-import type { FleetDriver, Latencies, PacedResult } from "./fleet-load";
-import { latencies } from "./fleet-load";
+import type { FleetDriver } from "./fleet-load";
+import { latencies, type Latencies, type PacedResult } from "./fleet-stats";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 
@@ -34,6 +34,8 @@ export interface FleetOptions {
   distDir: string;
   log: (m: string) => void;
   vm: (pid: number | undefined, field: "VmHWM" | "VmRSS") => number | undefined;
+  /** A CPU profile of the server, written here when it stops (`--profile`; summarise with `tsx scripts/bench/profile.ts <file>`). */
+  profileDir?: string;
   startLimit: (databaseUrl: string) => Promise<{ url: string; process: ChildProcess; stop: () => Promise<void> }>;
 }
 
@@ -53,8 +55,8 @@ function startGenerator(file: string, needFiles: number, log: (m: string) => voi
   });
   const waiting: Array<(v: unknown) => void> = [];
   let err = "";
-  child.stderr!.on("data", (c: Buffer) => (err += c.toString()));
-  createInterface({ input: child.stdout! }).on("line", (line) => {
+  child.stderr.on("data", (c: Buffer) => (err += c.toString()));
+  createInterface({ input: child.stdout }).on("line", (line) => {
     if (line.startsWith("FLEET_REPLY ")) waiting.shift()?.(JSON.parse(line.slice(12)));
   });
   child.on("exit", (code) => {
@@ -65,7 +67,7 @@ function startGenerator(file: string, needFiles: number, log: (m: string) => voi
     ask<T>(command: Record<string, unknown>): Promise<T> {
       return new Promise((resolve, reject) => {
         waiting.push((v) => ((v as { error?: string }).error ? reject(new Error((v as { error: string }).error)) : resolve(v as T)));
-        child.stdin!.write(`${JSON.stringify(command)}\n`);
+        child.stdin.write(`${JSON.stringify(command)}\n`);
       });
     },
   };
@@ -79,6 +81,8 @@ interface Sampled {
   roundOrders: number;
   roundDrivers: number;
   roundPairs: number;
+  roundPlanSeconds: number;
+  roundOffers: number;
 }
 
 export interface FleetResult {
@@ -92,7 +96,7 @@ export interface FleetResult {
   positions: { app: PacedResult; limit: PacedResult; saturation: { app: unknown; limit: unknown } };
   offers: { n: number; latency: Latencies; refusals: number };
   orders: { rate: number; created: number; failed: number };
-  rounds: { n: number; seconds: Latencies; orders: number; drivers: number; pairs: number };
+  rounds: { n: number; seconds: Latencies; planSeconds: Latencies; orders: number; drivers: number; pairs: number; offers: number };
   memory: { peakMb: number | undefined; rssSamples: Array<{ s: number; mb: number | undefined }> };
 }
 
@@ -177,8 +181,9 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
       LOG_LEVEL: "error",
       EXCHANGE_CHECK_SECONDS: "0",
       NEXT_DIST_DIR: o.distDir,
+      ...(o.profileDir ? { BENCH_CPU_PROF_DIR: o.profileDir } : {}),
     },
-    [],
+    o.profileDir ? [`--import=${path.join(root, "scripts/bench/cpu-profile.mjs")}`] : [],
     N + 1_000,
   );
   log(`  the server answered ${(app.readyMs / 1000).toFixed(1)} s after its start`);
@@ -198,6 +203,8 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
         roundOrders: m.get('taxi_dispatch_round_last{figure="orders"}') ?? NaN,
         roundDrivers: m.get('taxi_dispatch_round_last{figure="drivers"}') ?? NaN,
         roundPairs: m.get('taxi_dispatch_round_last{figure="pairs"}') ?? NaN,
+        roundPlanSeconds: m.get('taxi_dispatch_round_last{figure="plan_seconds"}') ?? NaN,
+        roundOffers: m.get('taxi_dispatch_round_last{figure="offers"}') ?? NaN,
       });
       await sleep(1_000);
     }
@@ -274,10 +281,12 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
     await sampler;
     const during = samples.filter((s) => s.at >= runFrom && s.at <= runTo + 1_000);
     // Each distinct round seen by the sampler (a round changes the gauge; the same value twice is one round).
-    const rounds = during.filter((s, k) => Number.isFinite(s.roundSeconds) && (k === 0 || s.roundSeconds !== during[k - 1]!.roundSeconds));
+    const rounds = samples.filter((s, k) => Number.isFinite(s.roundSeconds) && (k === 0 || s.roundSeconds !== samples[k - 1]!.roundSeconds));
     const roundMs = latencies(rounds.map((r) => r.roundSeconds * 1000));
+    const planMs = latencies(rounds.map((r) => r.roundPlanSeconds * 1000));
+    void during;
     const lastRound = rounds.at(-1);
-    log(`  dispatch rounds seen: ${rounds.length}, p50 ${roundMs.p50} ms, max ${roundMs.max} ms (last: ${lastRound?.roundOrders} orders x ${lastRound?.roundDrivers} drivers, ${lastRound?.roundPairs} candidate pairs)`);
+    log(`  dispatch rounds seen: ${rounds.length}, p50 ${roundMs.p50} ms, max ${roundMs.max} ms; their plan p50 ${planMs.p50} ms, max ${planMs.max} ms (last: ${lastRound?.roundOrders} orders x ${lastRound?.roundDrivers} drivers, ${lastRound?.roundPairs} pairs, ${lastRound?.roundOffers} offers)`);
     const rss = samples.map((s) => s.rssMb ?? 0);
     const result: FleetResult = {
       at: new Date().toISOString(),
@@ -301,7 +310,7 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
       positions: { app: appPaced, limit: limitPaced, saturation: { app: satApp, limit: satLimit } },
       offers: { n: offerLatency.n, latency: offerLatency, refusals: closed.refusals },
       orders: { rate: ORDER_RATE, created, failed: orderFailed },
-      rounds: { n: rounds.length, seconds: roundMs, orders: lastRound?.roundOrders ?? NaN, drivers: lastRound?.roundDrivers ?? NaN, pairs: lastRound?.roundPairs ?? NaN },
+      rounds: { n: rounds.length, seconds: roundMs, planSeconds: planMs, offers: lastRound?.roundOffers ?? NaN, orders: lastRound?.roundOrders ?? NaN, drivers: lastRound?.roundDrivers ?? NaN, pairs: lastRound?.roundPairs ?? NaN },
       memory: { peakMb: Math.max(...rss), rssSamples: samples.map((s) => ({ s: Math.round((s.at - samples[0]!.at) / 1000), mb: s.rssMb })) },
     };
     writeFleetReport(result, o.outDir, log);
@@ -349,7 +358,7 @@ function writeFleetReport(r: FleetResult, outDir: string, log: (m: string) => vo
     `| offer streams open | ${r.streams.opened} (${r.streams.failed} failed) in ${r.streams.seconds} s; ${r.streams.openAtEnd} still open after the positions; ${r.streams.errors} errors |`,
     `| server memory per open stream | ${r.streams.kbPerStream} KB (RSS ${r.streams.rssBeforeMb} → ${r.streams.rssAfterMb} MB; V8 heap ${r.streams.heapBeforeMb} → ${r.streams.heapAfterMb} MB) |`,
     `| offer: creation → its driver's stream | ${r.offers.n} offers, p50 ${r.offers.latency.p50} ms, p99 ${r.offers.latency.p99} ms, max ${r.offers.latency.max} ms |`,
-    `| dispatch round | ${r.rounds.n} rounds seen, p50 ${r.rounds.seconds.p50} ms, p99 ${r.rounds.seconds.p99} ms, max ${r.rounds.seconds.max} ms; the last: ${r.rounds.orders} free orders × ${r.rounds.drivers} free drivers, ${r.rounds.pairs} candidate pairs |`,
+    `| dispatch round (ms: the whole round, with its offers made one by one) | ${r.rounds.n} rounds seen, p50 ${r.rounds.seconds.p50}, max ${r.rounds.seconds.max}; its plan (reads, arrival times, assignment) p50 ${r.rounds.planSeconds.p50}, max ${r.rounds.planSeconds.max}; the last: ${r.rounds.orders} free orders × ${r.rounds.drivers} free drivers, ${r.rounds.pairs} pairs weighed, ${r.rounds.offers} offers |`,
     `| orders created at ${r.orders.rate}/s | ${r.orders.created} (${r.orders.failed} failed) |`,
     `| server resident memory | peak ${r.memory.peakMb} MB; over the run (s: MB) ${r.memory.rssSamples.filter((_, k) => k % 10 === 0).map((s) => `${s.s}: ${s.mb}`).join(", ")} |`,
     ``,

@@ -659,7 +659,12 @@ async function main(): Promise<void> {
   if (fleet) {
     await ensureBuilt(distDir, log, { nextOnlyIfMissing: true });
     mkdirSync(outDir, { recursive: true });
-    await runFleet({ short, outDir, distDir, log, vm, startLimit: (url) => startLimit("postgres", { kind: "postgres", env: { DATABASE_URL: url } } as unknown as PreparedDb) });
+    const fleetProfile = profile ? path.join(outDir, "profiles", "fleet") : undefined;
+    if (fleetProfile) {
+      rmSync(fleetProfile, { recursive: true, force: true });
+      mkdirSync(fleetProfile, { recursive: true });
+    }
+    await runFleet({ short, outDir, distDir, log, vm, profileDir: fleetProfile, startLimit: (url) => startLimit("postgres", { kind: "postgres", env: { DATABASE_URL: url } } as unknown as PreparedDb) });
     return;
   }
   if (soakArg) {

@@ -28,6 +28,7 @@ export function startDispatchJob(): () => Promise<void> {
     m.dispatchRoundLast.set({ figure: "drivers" }, report.drivers);
     m.dispatchRoundLast.set({ figure: "pairs" }, report.pairs);
     m.dispatchRoundLast.set({ figure: "offers" }, report.offers);
+    m.dispatchRoundLast.set({ figure: "plan_seconds" }, report.planSeconds);
     await raiseFreeLong(db());
     await advanceRound(db());
   };

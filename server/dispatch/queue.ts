@@ -48,11 +48,6 @@ export async function leaveQueue(db: DbOrTx, driverId: number): Promise<boolean>
   return count > 0;
 }
 
-/** A position report in another region than the queue's: the driver left the parking area. */
-export async function leaveQueueUnlessIn(db: DbOrTx, driverId: number, regionId: number | null): Promise<void> {
-  await db.dispatchQueueEntry.deleteMany({ where: { driverId, ...(regionId === null ? {} : { regionId: { not: regionId } }) } });
-}
-
 export interface RegionQueue {
   regionId: number;
   drivers: Array<{ driverId: number; callSign: string; position: number; joinedAt: string }>;

@@ -34,6 +34,8 @@ export interface RoundReport {
   orders: number;
   drivers: number;
   pairs: number;
+  /** Seconds from the round's start to its plan (the reads, the arrival times, the assignment), before the offers are made. */
+  planSeconds: number;
 }
 
 export function newRoundState(): RoundState {
@@ -57,7 +59,8 @@ interface Candidate {
 }
 
 export async function dispatchRound(db: Db, state: RoundState, now = new Date()): Promise<RoundReport> {
-  const report: RoundReport = { offers: 0, expired: 0, toRadio: 0, orders: 0, drivers: 0, pairs: 0 };
+  const report: RoundReport = { offers: 0, expired: 0, toRadio: 0, orders: 0, drivers: 0, pairs: 0, planSeconds: 0 };
+  const started = performance.now();
   const settings = await loadSettings(db);
   if (settings.empty) return report;
   report.expired = await sweepOffers(db);
@@ -95,6 +98,7 @@ export async function dispatchRound(db: Db, state: RoundState, now = new Date())
     report.drivers += drivers.length;
     report.pairs += orders.length * drivers.length;
     const assignments = planCity(chosen, orders, drivers, matrix, batchDue);
+    report.planSeconds = (performance.now() - started) / 1000;
     const byOrder = new Map(chosen.map((c) => [c.row.id, c]));
     for (const a of assignments) {
       const c = byOrder.get(a.orderId)!;
