@@ -242,13 +242,13 @@ function openStreamOnce(url: URL, i: number): Promise<boolean | "retry"> {
             const data = JSON.parse(line.slice(6)) as { offer: { offer_id: number; order: { uuid: string } } | null };
             if (data.offer) {
               offers.push({ offerId: data.offer.offer_id, driverId: d.id, at });
-              // The driver refuses after a moment, so the order stays free for the next round (the city keeps its 300 free orders).
+              // The driver reads it and refuses after 2–6 s, so the order stays free for a later round (the city keeps its 300 free orders).
               const uuid = data.offer.order.uuid;
               setTimeout(() => {
                 post(url, "/driver-app/v1/offer/refuse", { authorization: `Bearer ${d.key}` }, JSON.stringify({ uuid, reason: "bench" }))
                   .then(() => refusals++)
                   .catch(() => undefined);
-              }, 500);
+              }, 2_000 + Math.random() * 4_000);
             }
           } else if (line === "") event = "message";
         }
