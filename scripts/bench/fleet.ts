@@ -212,11 +212,13 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
   try {
     // Memory per open stream: the server's resident set before and after every driver's stream is open (settled a moment).
     await sleep(2_000);
-    const before = samples.at(-1)!;
+    // Measured here, not taken from the sampler (whose scrape waits for a busy server's event loop).
+    const measure = async () => ({ rssMb: o.vm(pid, "VmRSS"), heapUsedMb: Math.round(((await scrapeMetrics(app.metricsUrl)).get("nodejs_heap_size_used_bytes") ?? NaN) / 1048576) });
+    const before = await measure();
     log(`  opening ${N} offer streams`);
     const streams = await gen.ask<{ opened: number; failed: number; seconds: number; firstError?: string }>({ cmd: "streams", url: app.url });
     await sleep(3_000);
-    const after = samples.at(-1)!;
+    const after = await measure();
     const kbPerStream = streams.opened > 0 ? Math.round((((after.rssMb ?? 0) - (before.rssMb ?? 0)) * 1024) / streams.opened) : NaN;
     log(`    ${streams.opened} open in ${streams.seconds} s (${streams.failed} failed${streams.firstError ? `: ${streams.firstError}` : ""}); RSS ${before.rssMb} -> ${after.rssMb} MB: ${kbPerStream} KB a stream`);
 
