@@ -50,7 +50,7 @@ describe("sparse candidates", () => {
       const arrival = (i: number, j: number) => times[i]![j];
       const made = batchedAssign(os, ds, arrival);
       // The optimum on the dense matrix, by the same algorithm on every column.
-      const total = (list: typeof made) => list.reduce((s, a) => {
+      const total = (list: Array<{ orderId: number; driverId: number }>) => list.reduce((s, a) => {
         const i = os.findIndex((o) => o.id === a.orderId);
         const j = ds.findIndex((d) => d.id === a.driverId);
         return s + costOf(os[i]!, ds[j]!, times[i]![j]!);
