@@ -180,6 +180,8 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
       AUTH_RATE_PER_ADDRESS: "0",
       LOG_LEVEL: "error",
       EXCHANGE_CHECK_SECONDS: "0",
+      // One connection per phone for its stream, plus the positions' pool: the default (4,096 per listener) closes the rest at once.
+      MAX_CONNECTIONS: String(N + 2_000),
       NEXT_DIST_DIR: o.distDir,
       ...(o.profileDir ? { BENCH_CPU_PROF_DIR: o.profileDir } : {}),
     },
