@@ -35,7 +35,7 @@ const drivers = JSON.parse(readFileSync(process.argv[2]!, "utf8")) as FleetDrive
 // its own; 10,000 more sockets would double the descriptors for no other
 // effect on the server than the accept): the pool is sized so that it never
 // limits the rate (its waits count in the latency from the due moment).
-const agent = new http.Agent({ keepAlive: true, maxSockets: 400 });
+let agent = new http.Agent({ keepAlive: true, maxSockets: 400 });
 const TIMEOUT_MS = 10_000;
 
 function post(url: URL, path: string, headers: Record<string, string>, body: string): Promise<{ status: number; text: string }> {
@@ -106,6 +106,22 @@ async function paced(url: URL, kind: "app" | "limit", seconds: number, periodMs:
         loopDelay: { p50: round1(loop.percentile(50) / 1e6), p99: round1(loop.percentile(99) / 1e6), max: round1(loop.max / 1e6) },
       });
     };
+    // A report still unanswered 10 s after the phase's last due moment is
+    // counted as timed out (it may still wait in the pool, where no socket
+    // timeout runs): the phase ends then, whatever the server does.
+    const endBy = start + rounds * periodMs + TIMEOUT_MS;
+    const cutoff = setTimeout(() => {
+      if (finished >= total) return;
+      const left = total - finished;
+      result.errors += left;
+      result.firstBad ??= "timeout: not answered by the phase's end + 10 s";
+      for (let k = 0; k < left; k++) lat.push(endBy - start);
+      finished = total;
+      lastEnd = Math.max(lastEnd, performance.now());
+      agent.destroy();
+      agent = new http.Agent({ keepAlive: true, maxSockets: 400 });
+      done();
+    }, Math.max(0, endBy - performance.now()));
     const tick = () => {
       const now = performance.now();
       while (issued < total) {
@@ -117,6 +133,7 @@ async function paced(url: URL, kind: "app" | "limit", seconds: number, periodMs:
         lag.push(performance.now() - due);
         sendPosition(url, kind, slot.i)
           .then((reply) => {
+            if (finished >= total) return;
             if (okReply(reply)) result.ok++;
             else {
               result.bad++;
@@ -124,14 +141,19 @@ async function paced(url: URL, kind: "app" | "limit", seconds: number, periodMs:
             }
           })
           .catch((error: unknown) => {
+            if (finished >= total) return;
             result.errors++;
             result.firstBad ??= error instanceof Error ? error.message : String(error);
           })
           .finally(() => {
+            if (finished >= total) return;
             const end = performance.now();
             lat.push(end - due);
             lastEnd = Math.max(lastEnd, end);
-            if (++finished === total) done();
+            if (++finished === total) {
+              clearTimeout(cutoff);
+              done();
+            }
           });
       }
       if (issued < total) {
