@@ -22,8 +22,13 @@ import { readChainDrivers, readExpiredOffers, readFreeDrivers, readFreeOrders, r
 import { loadSettings, type DispatchSettings } from "./settings";
 import { moveIfStill } from "./timed-moves";
 
-/** Offers made at once in a round (each a short transaction on the pool; the pool keeps room for the rest). */
-const OFFER_CONCURRENCY = 4;
+/**
+ * Offers made at once in a round. Four at a time shortened the rounds but
+ * slowed every position report of a 1,000-driver fleet several times over
+ * (docs/performance.md, "A fleet of ten thousand", runs 5 and 6): one at a
+ * time, as before, until the offer's transaction is cheaper.
+ */
+const OFFER_CONCURRENCY = 1;
 
 /**
  * The drivers who are a candidate of at least one order by the rules that
@@ -156,8 +161,7 @@ export async function dispatchRound(db: Db, state: RoundState, now = new Date())
     report.planSeconds = (performance.now() - started) / 1000;
     const byOrder = new Map(chosen.map((c) => [c.row.id, c]));
     // The offers are independent (each its own order and driver, each under
-    // its own row locks): a few at a time, so that a round of 300 offers is
-    // not 300 round trips of transactions end to end.
+    // its own row locks), so they may go OFFER_CONCURRENCY at a time.
     let next = 0;
     const offerOne = async (a: Assignment) => {
       const c = byOrder.get(a.orderId)!;
