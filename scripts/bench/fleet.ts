@@ -22,7 +22,7 @@ import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline";
 import { seedDemoCity } from "../../server/seed/demo";
 import { prepareDatabase } from "../../tests/support/exchange/db";
-import { scrapeMetrics, serverNode, startBenchServer } from "./server";
+import { scrapeMetrics, startBenchServer } from "./server";
 import type { FleetDriver } from "./fleet-load";
 import { latencies, type Latencies, type PacedResult } from "./fleet-stats";
 
@@ -376,4 +376,3 @@ function writeFleetReport(r: FleetResult, outDir: string, log: (m: string) => vo
   log(`written: bench-results/fleet-${stamp}.{json,md}, bench-results/latest-fleet.{json,md}`);
 }
 
-void serverNode;
