@@ -150,21 +150,6 @@ export async function leaveQueue(db: DbOrTx, driverId: number): Promise<boolean>
   return count > 0;
 }
 
-/**
- * A position report: a driver no longer free leaves the queue; a free one
- * leaves it on driving out of the stand's region (from `fromRegionId`, the
- * stand, to another). A driver a dispatcher put on a stand while the car
- * stood elsewhere keeps the place until then.
- */
-export async function leaveQueueOnMove(db: DbOrTx, driverId: number, move: { free: boolean; fromRegionId: number | null; toRegionId: number | null }): Promise<void> {
-  if (!move.free) {
-    await db.dispatchQueueEntry.deleteMany({ where: { driverId } });
-    return;
-  }
-  if (move.fromRegionId === null || move.fromRegionId === move.toRegionId) return;
-  await db.dispatchQueueEntry.deleteMany({ where: { driverId, regionId: move.fromRegionId } });
-}
-
 export interface RegionQueue {
   regionId: number;
   drivers: Array<{ driverId: number; callSign: string; position: number; joinedAt: string }>;

@@ -9,7 +9,9 @@ import { openLocalDb } from "../support/local-db";
 import { db } from "@/server/db";
 import { sqlQuery } from "@/server/db/sql";
 import { createOrder } from "@/server/orders/create-order";
-import { joinQueue, leaveQueueOnMove, listQueues, putInQueue, removeFromQueue } from "@/server/dispatch/queue";
+import { joinQueue, listQueues, putInQueue, removeFromQueue } from "@/server/dispatch/queue";
+import { reportPosition } from "@/server/driver-app/shift";
+import { regionAt } from "@/server/geo/regions";
 import { endBreak, startBreak } from "@/server/driver-app/break";
 import { readFreeDrivers } from "@/server/dispatch/data";
 import { makeOfferInTx } from "@/server/dispatch/offer";
@@ -152,20 +154,53 @@ describe("parking queues from the console", () => {
 
   it("a position report takes a driver off the stand on driving out of its region only", async () => {
     const d = await driver();
+    const me = { id: d.id, callSign: d.callSign, cityId };
     const [stand, other, third] = [stands[0]!, stands[1]!, stands[2] ?? stands[1]!];
+    const report = async (regionId: number | null, at: number) => {
+      const point = regionId === null ? OUTSIDE : await pointIn(regionId);
+      await reportPosition(db(), me, { ...point, speed: 0, bearing: 0, at: new Date(Date.now() + at) });
+    };
+    await report(other, 1);
     await putInQueue(db(), { callSign: d.callSign, regionId: stand });
-    // Put there by a dispatcher while the car stands elsewhere: kept.
-    await leaveQueueOnMove(db(), d.id, { free: true, fromRegionId: other, toRegionId: third });
+    // Put there by a dispatcher while the car stands elsewhere: kept while it drives between other regions.
+    await report(third, 2);
     expect(await queueOf(stand)).toContain(d.callSign);
-    await leaveQueueOnMove(db(), d.id, { free: true, fromRegionId: stand, toRegionId: stand });
+    // Arrived at the stand and stays: kept.
+    await report(stand, 3);
+    await report(stand, 4);
     expect(await queueOf(stand)).toContain(d.callSign);
-    await leaveQueueOnMove(db(), d.id, { free: true, fromRegionId: stand, toRegionId: other });
+    // Drove out of it: off the stand.
+    await report(other, 5);
     expect(await queueOf(stand)).not.toContain(d.callSign);
+    // Out of every region from the stand: off it too.
+    await report(stand, 6);
     await putInQueue(db(), { callSign: d.callSign, regionId: stand });
-    await leaveQueueOnMove(db(), d.id, { free: false, fromRegionId: other, toRegionId: other });
+    await report(null, 7);
+    expect(await queueOf(stand)).not.toContain(d.callSign);
+    // Busy: off the stand wherever the car is.
+    await report(stand, 8);
+    await putInQueue(db(), { callSign: d.callSign, regionId: stand });
+    await db().driver.update({ where: { id: d.id }, data: { state: "BUSY" }, select: { id: true } });
+    await report(stand, 9);
     expect(await queueOf(stand)).not.toContain(d.callSign);
   });
 });
+
+/** A point far from every region of the demo city. */
+const OUTSIDE = { lat: 10, lon: 10 };
+
+/** A point inside the region (its bounding box sampled until the polygon holds a point). */
+async function pointIn(regionId: number): Promise<{ lat: number; lon: number }> {
+  const r = await db().region.findUniqueOrThrow({ where: { id: regionId }, select: { minLat: true, maxLat: true, minLon: true, maxLon: true } });
+  for (let i = 1; i < 20; i++) {
+    for (let j = 1; j < 20; j++) {
+      const lat = r.minLat + ((r.maxLat - r.minLat) * i) / 20;
+      const lon = r.minLon + ((r.maxLon - r.minLon) * j) / 20;
+      if ((await regionAt(db(), lat, lon, cityId))?.id === regionId) return { lat, lon };
+    }
+  }
+  throw new Error(`no point found inside region ${regionId}`);
+}
 
 describe("a driver's break", () => {
   it("is on shift but offered nothing: not a candidate, no offer, not given by call sign; counted apart", async () => {
