@@ -30,6 +30,15 @@
 //                           --short: 3 seeds of one simulated hour (CI). Exit code 1 when the
 //                           production default is significantly behind the best fair baseline
 //                           (the paired 95 % interval of the difference lies above 0) at any load.
+//   --compare --live [--seed S] [--seeds N] [--speedup X] [--minutes M] [--silent K] [--parallel P] [--out DIR]
+//                           the live arm: for each of N seeds from S (default 3 from 1) the model's day at
+//                           the "normal" load under the production default, and the same day played over
+//                           HTTP against a started server of its own (the production build, the demo city,
+//                           PGlite; TEST_DB=postgres: PostgreSQL at 127.0.0.1:5432) at X times real time
+//                           (default 4; the server's time settings scaled), M simulated minutes of orders
+//                           (default 60), K silent drivers (default 4), P seeds at once (default 1); writes
+//                           DIR/dispatch-live.{json,md} (default docs/dispatch, and the table into
+//                           docs/dispatch.md between its markers). Exit code 1 when a silent driver was offered.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -58,6 +67,9 @@ const { values } = parseArgs({
     verbose: { type: "boolean", default: false },
     compare: { type: "boolean", default: false },
     short: { type: "boolean", default: false },
+    live: { type: "boolean", default: false },
+    silent: { type: "string" },
+    parallel: { type: "string" },
     seeds: { type: "string" },
     out: { type: "string" },
     help: { type: "boolean", short: "h", default: false },
@@ -125,8 +137,31 @@ function compare(): never {
   process.exit(report.goal.met ? 0 : 1);
 }
 
+async function compareLive(): Promise<never> {
+  const { liveArm, liveTable, writeLiveReport } = await import("./simulate-live");
+  const first = num("seed", values.seed, 1);
+  const count = Math.max(1, Math.round(num("seeds", values.seeds, 3)));
+  const report = await liveArm({
+    seeds: Array.from({ length: count }, (_, i) => first + i),
+    speedUp: Math.max(1, num("speedup", values.speedup, 4)),
+    minutes: Math.max(1, num("minutes", values.minutes, 60)),
+    drivers: 60,
+    perMinute: 1.8,
+    silent: Math.round(num("silent", values.silent, 4)),
+    db: process.env.TEST_DB === "postgres" ? "postgres" : "pglite",
+    parallel: Math.max(1, Math.round(num("parallel", values.parallel, 1))),
+    out: values.out,
+    log: (line) => console.error(line),
+  });
+  writeLiveReport(report, values.out);
+  console.log(liveTable(report));
+  if (report.offersToSilent > 0) console.error(`${report.offersToSilent} offers went to silent drivers`);
+  process.exit(report.offersToSilent > 0 ? 1 : 0);
+}
+
 async function main(): Promise<void> {
   if (values.help) usage();
+  if (values.compare && values.live) await compareLive();
   if (values.compare) compare();
   const cfg = config();
   const secret = appSecret();

@@ -28,7 +28,7 @@ export const PRODUCTION_DEFAULT: Readonly<DispatchDefaults> = {
   radiusStepKm: 1,
   /** Seconds of cost a driver's miss rate of 1 adds (0: off). Acceptance only: ratings are not wired yet. */
   acceptanceWeight: 0,
-  /** Idle drivers are shown region hints (GET /driver-app/v1/hint); the comparison's drivers follow them with this probability (0: no hints). */
+  /** The comparison's idle drivers follow region hints (hint.ts) with this probability (0: no hints). Not kept: the server has no hint endpoint and the driver app shows no hint. */
   steerShare: 0,
   scarceRadiusKm: 3,
 };
