@@ -12,12 +12,7 @@ import { useQuery, keepPreviousData } from "@tanstack/react-query";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
 import { useDebounced } from "../use-debounced";
-
-export interface DriverLivenessFlags {
-  away: boolean;
-  stalePosition: boolean;
-  silentApp: boolean;
-}
+import { gateStep, isRisky, livenessReasons, type DriverLivenessFlags } from "./liveness-gate";
 
 export interface PickedDriver {
   id: number;
@@ -26,28 +21,20 @@ export interface PickedDriver {
   dispatch?: DriverLivenessFlags;
 }
 
-/** The reasons a driver would probably not answer, in the console's words (empty: none). */
-export function livenessReasons(flags: DriverLivenessFlags | undefined, words: { away: string; stalePosition: string; silentApp: string }): string[] {
-  if (!flags) return [];
-  return [flags.away && words.away, flags.stalePosition && words.stalePosition, flags.silentApp && words.silentApp].filter((r): r is string => typeof r === "string");
-}
-
 /**
- * Asking before giving an order to a silent or away driver: the first
- * submit with such a driver arms the question instead of giving; a second
- * one (Enter or the button again) gives. Another driver disarms it.
+ * Asking before giving an order to a silent or away driver (gateStep): the
+ * first submit with such a driver arms the question instead of giving; a
+ * second one (Enter or the button again) gives.
  */
 export function useLivenessGate(driver: PickedDriver | null): { pass: () => boolean; asking: boolean } {
   const [armed, setArmed] = useState<number | null>(null);
-  const flags = driver?.dispatch;
-  const risky = driver !== null && flags !== undefined && (flags.away || flags.stalePosition || flags.silentApp);
   return {
     pass: () => {
-      if (!risky || armed === driver.id) return true;
-      setArmed(driver.id);
-      return false;
+      const step = gateStep(armed, driver);
+      setArmed(step.armed);
+      return step.pass;
     },
-    asking: risky && armed === driver?.id,
+    asking: driver !== null && isRisky(driver.dispatch) && armed === driver.id,
   };
 }
 

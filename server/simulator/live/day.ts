@@ -37,7 +37,7 @@ export interface LiveDayOptions {
   silentCallSigns: string[];
   /** Real seconds between the silent drivers' last call and the first order (longer than the server's liveness thresholds). */
   warmUpSeconds: number;
-  /** The model's settings the drivers follow: the radio is looked at this often (s), within this radius (km). */
+  /** The radio is looked at this often (simulated s; the model's drivers: 8 s), within this radius (km). */
   lookSeconds: number;
   radiusKm: number;
   /** Simulated seconds after the last order beyond which an order without an outcome counts as unknown. */
@@ -63,6 +63,10 @@ export interface LiveDayResult {
   notPlaced: number;
   /** How late the scheduled actions ran, simulated seconds: the mean and the worst (the machine keeping up). */
   lag: { meanSeconds: number; p95Seconds: number; maxSeconds: number; samples: number };
+  /** Simulated seconds from an order's planned moment until the server had taken it (two calls). */
+  placed: { meanSeconds: number; p95Seconds: number; maxSeconds: number };
+  /** Real milliseconds per call (long polls included: they wait up to 5 s by design). */
+  callMs: { median: number; p95: number; max: number };
   wallSeconds: number;
   simulatedSeconds: number;
   failedCalls: Record<string, number>;
@@ -128,9 +132,15 @@ export async function playLiveDay(o: LiveDayOptions): Promise<LiveDayResult> {
     failed.set(code, (failed.get(code) ?? 0) + 1);
     if ((failed.get(code) ?? 0) <= 3) o.log?.(`live: call failed (${code}): ${error instanceof Error ? error.message : String(error)}`);
   };
+  const durations: number[] = [];
   const counted = async <T>(p: Promise<T>): Promise<T> => {
     calls += 1;
-    return p;
+    const started = performance.now();
+    try {
+      return await p;
+    } finally {
+      durations.push(performance.now() - started);
+    }
   };
 
   // ------------------------------------------------------------ the clock
@@ -195,6 +205,8 @@ export async function playLiveDay(o: LiveDayOptions): Promise<LiveDayResult> {
 
   const rides = new Map<string, Ride>();
   let notPlaced = 0;
+  /** Simulated seconds from an order's planned moment to its uuid in hand (the estimate and the order over HTTP). */
+  const placedLate: number[] = [];
 
   const positionOf = (d: LiveDriver, now: number) => {
     const m = d.move;
@@ -392,6 +404,7 @@ export async function playLiveDay(o: LiveDayOptions): Promise<LiveDayResult> {
       notPlaced += 1;
       return;
     }
+    placedLate.push(simNow() - p.at);
     const ride: Ride = { p, uuid, acceptedAt: null, arrivedAt: null, outcome: null, wait: 0, driver: null, viaRadio: false };
     rides.set(uuid, ride);
     // Gives up when no driver accepted within the patience; cancels when the accepted car has not come within the assigned patience.
@@ -458,6 +471,8 @@ export async function playLiveDay(o: LiveDayOptions): Promise<LiveDayResult> {
     }
   }
   const sorted = [...lags].sort((a, b) => a - b);
+  const placedSorted = [...placedLate].sort((a, b) => a - b);
+  const ms = [...durations].sort((a, b) => a - b);
   return {
     orders: [...rides.values()].map((r) => ({
       uuid: r.uuid,
@@ -474,6 +489,12 @@ export async function playLiveDay(o: LiveDayOptions): Promise<LiveDayResult> {
       maxSeconds: sorted.at(-1) ?? 0,
       samples: sorted.length,
     },
+    placed: {
+      meanSeconds: placedSorted.reduce((a, b) => a + b, 0) / Math.max(1, placedSorted.length),
+      p95Seconds: placedSorted[Math.floor(placedSorted.length * 0.95)] ?? 0,
+      maxSeconds: placedSorted.at(-1) ?? 0,
+    },
+    callMs: { median: ms[Math.floor(ms.length / 2)] ?? 0, p95: ms[Math.floor(ms.length * 0.95)] ?? 0, max: ms.at(-1) ?? 0 },
     wallSeconds: (Date.now() - t0) / 1000,
     simulatedSeconds,
     failedCalls: Object.fromEntries(failed),
