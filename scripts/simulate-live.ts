@@ -16,7 +16,7 @@ import { provisioningKeyFor } from "../server/driver-app/keys";
 import { demoCityRoads } from "../server/simulator/compare/roads";
 import { planDay } from "../server/simulator/compare/city";
 import { CITY, defaultPolicy } from "../server/simulator/compare/run";
-import { playDay, WORLD_DEFAULTS } from "../server/simulator/compare/world";
+import { playDay, WORLD_DEFAULTS, type DayPlan } from "../server/simulator/compare/world";
 import { estimate, type Estimate } from "../server/simulator/compare/metrics";
 import { DriverPhone, PassengerApi } from "../server/simulator/live/clients";
 import { playLiveDay, type LiveDayResult } from "../server/simulator/live/day";
@@ -106,9 +106,10 @@ export function scaledSettings(speedUp: number) {
   };
 }
 
-async function oneSeed(seed: number, o: LiveArmOptions): Promise<LiveSeed> {
+/** One seed of the live arm (exported for its integration test, which gives its own small day and puts the silent drivers at the pickups). */
+export async function oneSeed(seed: number, o: LiveArmOptions, custom: { plan?: DayPlan; silentPlaces?: number[] } = {}): Promise<LiveSeed> {
   const roads = demoCityRoads({ sideMetres: CITY.sideMetres, placeCount: 500, hour: 12 });
-  const plan = planDay(seed, roads, CITY, { drivers: o.drivers, perMinute: o.perMinute, minutes: o.minutes });
+  const plan = custom.plan ?? planDay(seed, roads, CITY, { drivers: o.drivers, perMinute: o.perMinute, minutes: o.minutes });
   const day = playDay(plan, roads, defaultPolicy(), seed);
   const waitsServed = day.waitsServed;
   const model: ArmFigures = {
@@ -173,6 +174,7 @@ async function oneSeed(seed: number, o: LiveArmOptions): Promise<LiveSeed> {
       speedUp: o.speedUp,
       callSigns: ready.slice(0, o.drivers),
       silentCallSigns: ready.slice(o.drivers, o.drivers + o.silent),
+      silentPlaces: custom.silentPlaces,
       warmUpSeconds: Math.max(Number(scaled.env.DISPATCH_APP_SILENT_SECONDS), Number(scaled.env.DISPATCH_POSITION_MAX_AGE_SECONDS)) + 3,
       // The model's drivers look at the radio every 8 s; the live ones every 20 s: 60 phones polling GET /offers
       // every 2 real seconds at ×4 were most of the load on this shared machine, and few orders reach the radio at this load.

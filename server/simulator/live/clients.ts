@@ -117,6 +117,56 @@ export class DriverPhone {
     return this.request("POST", path, body);
   }
 
+  /**
+   * The offer stream (GET /offer/stream, server-sent events) as the driver's
+   * app reads it: `onEvent(name, data)` for each event until the server
+   * closes the stream (after 5 minutes: the caller reconnects) or `signal`
+   * aborts it. Unlike the long poll of GET /offer, an open stream holds no
+   * place among the server's requests in flight once its head is written.
+   */
+  async stream(onEvent: (event: string, data: unknown) => void, signal: AbortSignal): Promise<void> {
+    let res: Response;
+    try {
+      res = await fetch(`${this.baseUrl}/driver-app/v1/offer/stream`, { headers: { authorization: `Bearer ${this.key}`, accept: "text/event-stream" }, signal });
+    } catch (error) {
+      throw new LiveCallError("NETWORK", 0, `GET /driver-app/v1/offer/stream: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (res.status !== 200 || !res.body) {
+      await res.body?.cancel();
+      throw new LiveCallError(`HTTP_${res.status}`, res.status, `GET /driver-app/v1/offer/stream: HTTP ${res.status}`);
+    }
+    const reader = res.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += decoder.decode(value, { stream: true }).replace(/\r\n/g, "\n");
+        let at: number;
+        while ((at = buffer.indexOf("\n\n")) !== -1) {
+          const block = buffer.slice(0, at);
+          buffer = buffer.slice(at + 2);
+          let event = "message";
+          const data: string[] = [];
+          for (const line of block.split("\n")) {
+            if (line.startsWith("event:")) event = line.slice(6).trim();
+            else if (line.startsWith("data:")) data.push(line.slice(5).trimStart());
+          }
+          if (data.length === 0) continue;
+          try {
+            onEvent(event, JSON.parse(data.join("\n")) as unknown);
+          } catch {
+            onEvent(event, data.join("\n"));
+          }
+        }
+      }
+    } catch (error) {
+      if (signal.aborted) return;
+      throw new LiveCallError("NETWORK", 0, `GET /driver-app/v1/offer/stream: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
   /** Issues a driver's key with the provisioning key (this phone holds the provisioning key). */
   async issue(callSign: string): Promise<string> {
     return String((await this.post("keys", { call_sign: callSign })).app_key);

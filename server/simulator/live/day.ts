@@ -4,7 +4,9 @@
 // behaviour) played against a started server over HTTP and its database.
 // Passengers order through the dispatch API; drivers act through the driver
 // app interface: they report positions as a phone does, read the offer
-// addressed to them (GET /offer, the long poll), accept, refuse or let it
+// addressed to them on the offer stream (GET /offer/stream, as the driver's
+// app does; the long poll of GET /offer holds one of the server's places for
+// requests in flight while it waits), accept, refuse or let it
 // time out, look at the radio's orders (GET /offers) and take one, move the
 // order (arrived, aboard) and complete it. A few more drivers go on shift and
 // then go silent (no call, the position frozen): the server's liveness rules
@@ -35,6 +37,8 @@ export interface LiveDayOptions {
   callSigns: string[];
   /** Call signs of the silent drivers: on shift at a place, then no call at all. */
   silentCallSigns: string[];
+  /** Where the silent drivers stand (places); default: places drawn from the seed. */
+  silentPlaces?: number[];
   /** Real seconds between the silent drivers' last call and the first order (longer than the server's liveness thresholds). */
   warmUpSeconds: number;
   /** The radio is looked at this often (simulated s; the model's drivers: 8 s), within this radius (km). */
@@ -190,8 +194,9 @@ export async function playLiveDay(o: LiveDayOptions): Promise<LiveDayResult> {
   // Silent drivers: on shift at a place of the day, then their app dies.
   const silentRng = new Rng(o.seed).fork("live:silent");
   await Promise.all(
-    silent.map(async (phone) => {
-      const at = place(Math.floor(silentRng.float() * n));
+    silent.map(async (phone, k) => {
+      const drawn = Math.floor(silentRng.float() * n);
+      const at = place(o.silentPlaces?.[k] ?? drawn);
       await counted(phone.post("shift/start", { lat: at.lat, lon: at.lon, speed: 0, bearing: 0 }));
     }),
   );
@@ -292,52 +297,56 @@ export async function playLiveDay(o: LiveDayOptions): Promise<LiveDayResult> {
     }
   };
 
-  /** The offer loop: the long poll of GET /offer; each new offer answered as the model's driver answers. */
-  const offers = async (d: LiveDriver) => {
-    while (!stopping) {
-      let offer: OfferSeen | null;
+  const streams = new AbortController();
+
+  /** One offer as the model's driver answers it: accept, refuse (after 3–12 s) or let it time out. */
+  const answer = (d: LiveDriver, offer: OfferSeen) => {
+    if (d.seen.has(offer.offer_id)) return;
+    d.seen.add(offer.offer_id);
+    const r = d.rng.float();
+    const refuse = r < d.refuseShare;
+    const timeout = !refuse && r < d.refuseShare + d.timeoutShare;
+    if (timeout) return;
+    const answerAt = simNow() + Math.round(d.rng.range(3, 12));
+    const { uuid } = offer.order;
+    const kind = offer.kind;
+    d.answering = true;
+    void (async () => {
+      await sleepUntil(answerAt);
       try {
-        offer = ((await counted(d.phone.get("offer", { wait: 5 }, 20_000))).offer ?? null) as OfferSeen | null;
+        if (refuse) {
+          await counted(d.phone.post("offer/refuse", { uuid, reason: d.rng.pick(["далеко", "не успеваю", "пробка"]) }));
+        } else {
+          const ride = rides.get(uuid);
+          const from = kind === "CHAIN" && d.move ? d.move.to : d.place;
+          const minutes = ride ? Math.max(1, Math.ceil(secondsBetween(from, ride.p.pickup) / 60)) : 5;
+          await counted(d.phone.post("offer/accept", { uuid, arrival_minutes: minutes }));
+          accepted(d, uuid, false);
+          if (kind === "CHAIN") d.bound = uuid;
+          else if (kind === "LIVE") void carry(d, uuid);
+        }
       } catch (error) {
         fail(error);
-        await sleepReal(500);
-        continue;
+      } finally {
+        d.answering = false;
       }
-      if (!offer) continue;
-      if (d.seen.has(offer.offer_id)) {
-        // Still unanswered (let time out): look again after its deadline.
-        await sleepReal(Math.max(250, offer.seconds_left * 1000));
-        continue;
+    })();
+  };
+
+  /** The offer stream, as the driver's app reads it (GET /offer/stream), reconnected when the server closes it. */
+  const offers = async (d: LiveDriver) => {
+    while (!stopping) {
+      try {
+        calls += 1;
+        await d.phone.stream((event, data) => {
+          const offer = event === "offer" ? ((data as { offer?: OfferSeen | null }).offer ?? null) : null;
+          if (offer && !stopping) answer(d, offer);
+        }, streams.signal);
+      } catch (error) {
+        if (stopping) return;
+        fail(error);
+        await sleepReal(1000);
       }
-      d.seen.add(offer.offer_id);
-      const r = d.rng.float();
-      const refuse = r < d.refuseShare;
-      const timeout = !refuse && r < d.refuseShare + d.timeoutShare;
-      if (timeout) continue;
-      const answerAt = simNow() + Math.round(d.rng.range(3, 12));
-      const { uuid } = offer.order;
-      const kind = offer.kind;
-      d.answering = true;
-      void (async () => {
-        await sleepUntil(answerAt);
-        try {
-          if (refuse) {
-            await counted(d.phone.post("offer/refuse", { uuid, reason: d.rng.pick(["далеко", "не успеваю", "пробка"]) }));
-          } else {
-            const ride = rides.get(uuid);
-            const from = kind === "CHAIN" && d.move ? d.move.to : d.place;
-            const minutes = ride ? Math.max(1, Math.ceil(secondsBetween(from, ride.p.pickup) / 60)) : 5;
-            await counted(d.phone.post("offer/accept", { uuid, arrival_minutes: minutes }));
-            accepted(d, uuid, false);
-            if (kind === "CHAIN") d.bound = uuid;
-            else if (kind === "LIVE") void carry(d, uuid);
-          }
-        } catch (error) {
-          fail(error);
-        } finally {
-          d.answering = false;
-        }
-      })();
     }
   };
 
@@ -458,6 +467,7 @@ export async function playLiveDay(o: LiveDayOptions): Promise<LiveDayResult> {
   await Promise.race([everyone, deadline]);
   const simulatedSeconds = simNow();
   stopping = true;
+  streams.abort();
   clearInterval(progress);
   await Promise.race([Promise.all(loops), sleepReal(30_000)]);
 
