@@ -82,7 +82,12 @@ test("approving straight to a driver sends the order to that driver", async ({ p
   const callSign = ((await list.locator("option").first().textContent()) ?? "").split(" · ")[0]!.trim();
   await list.selectOption({ index: 0 });
   await dialog.getByRole("button", { name: "Одобрить" }).click();
-  await expect(page.getByRole("status").filter({ hasText: `водителю ${callSign}` })).toBeVisible();
+  // A driver whose app is silent (the demo's drivers have none running): the dialog asks once more (e2e/driver-picker-liveness.spec.ts).
+  const asked = dialog.getByTestId("driver-liveness-warning").locator("strong");
+  const given = page.getByRole("status").filter({ hasText: `водителю ${callSign}` });
+  await expect(asked.or(given).first()).toBeVisible();
+  if (await asked.isVisible()) await dialog.getByRole("button", { name: "Одобрить" }).click();
+  await expect(given).toBeVisible();
   await expect(rowByPhone(page, phone)).toHaveAttribute("data-state", "SENT_TO_DRIVER");
   await expect(rowByPhone(page, phone).locator(".cell-driver")).toHaveText(callSign);
 });
@@ -110,6 +115,10 @@ test("status moves: only allowed targets are offered, moves are recorded, refusa
   await panel.locator('input[name="reason"]').fill("Клиент ждёт у подъезда");
   await shot("board-status-change");
   await panel.getByRole("button", { name: "Применить" }).click();
+  // A silent driver: asked once more before giving.
+  const asked = panel.getByTestId("driver-liveness-warning").locator("strong");
+  await expect(asked.or(panel.locator('.panel-head [data-state="SENT_TO_DRIVER"]')).first()).toBeVisible();
+  if (await asked.isVisible()) await panel.getByRole("button", { name: "Применить" }).click();
   await expect(panel.locator(".panel-head [data-state]")).toHaveAttribute("data-state", "SENT_TO_DRIVER");
   await expect(panel.getByTestId("order-history").locator("li").first()).toContainText("Отправлен водителю");
   await expect(panel.getByTestId("order-history").locator("li").first()).toContainText("Клиент ждёт у подъезда");

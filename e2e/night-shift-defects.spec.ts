@@ -175,6 +175,10 @@ test.describe("the driver picker", () => {
     await page.keyboard.type(callSign);
     await expect(dialog.locator("select.driver-list option")).toHaveCount(1);
     await dialog.getByRole("button", { name: "Одобрить" }).click();
+    // A driver whose app is silent: the dialog asks once more before giving.
+    const asked = dialog.getByTestId("driver-liveness-warning").locator("strong");
+    await expect(asked.or(page.getByRole("status").filter({ hasText: `водителю ${callSign}` })).first()).toBeVisible();
+    if (await asked.isVisible()) await dialog.getByRole("button", { name: "Одобрить" }).click();
     await expect(dialog).toHaveCount(0);
     await expect(page.getByRole("status").filter({ hasText: `водителю ${callSign}` })).toBeVisible();
     await expect(rowByPhone(page, phone)).toHaveAttribute("data-state", "SENT_TO_DRIVER");

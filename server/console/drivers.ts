@@ -92,10 +92,26 @@ export async function listAssignableDrivers(db: Db, input: { serviceId?: number;
     where: { active: true, state: { in: ["FREE", "BUSY"] }, ...driversWhere({ q: input.q, serviceId: input.serviceId }) },
     orderBy: [{ state: "asc" }, { callSign: "asc" }],
     take: input.limit ?? 30,
-    select: { id: true, callSign: true, firstName: true, lastName: true, state: true, car: { select: { brand: true, model: true, regNumber: true } } },
+    select: {
+      id: true,
+      callSign: true,
+      firstName: true,
+      lastName: true,
+      state: true,
+      positionAt: true,
+      appSeenAt: true,
+      awaySince: true,
+      car: { select: { brand: true, model: true, regNumber: true } },
+    },
   });
   // FREE before BUSY whatever the enum's sort order.
-  return rows.sort((a, b) => Number(a.state !== "FREE") - Number(b.state !== "FREE"));
+  return rows
+    .sort((a, b) => Number(a.state !== "FREE") - Number(b.state !== "FREE"))
+    .map(({ positionAt, appSeenAt, awaySince, ...row }) => {
+      // The picker warns before giving an order to a driver automatic dispatch passes over (the same rules, liveness.ts).
+      const l = livenessOf({ awaySince, positionAt, appSeenAt });
+      return { ...row, dispatch: { away: l.away, stalePosition: l.stalePosition, silentApp: l.silentApp } };
+    });
 }
 
 /** A driver's call sign by id, or null when there is no such driver. */

@@ -11,6 +11,7 @@ import type { DriverToDispatch, OrderRules, OrderToDispatch } from "./core/types
 import { optionsNeeded } from "./extras";
 import type { DispatchSettings } from "./settings";
 import { PRODUCTION_DEFAULT } from "./core/defaults";
+import { shrunkRating } from "./core/rating";
 
 export function rulesOf(s: DispatchSettings): OrderRules {
   return {
@@ -21,6 +22,7 @@ export function rulesOf(s: DispatchSettings): OrderRules {
     chainSeconds: s.chainMinutes * 60,
     ...(PRODUCTION_DEFAULT.radiusGrowth ? { radiusStartKm: PRODUCTION_DEFAULT.radiusStartKm, radiusStepKm: PRODUCTION_DEFAULT.radiusStepKm } : {}),
     ...(PRODUCTION_DEFAULT.acceptanceWeight > 0 ? { acceptanceWeight: PRODUCTION_DEFAULT.acceptanceWeight } : {}),
+    ...(PRODUCTION_DEFAULT.ratingWeight > 0 ? { ratingWeight: PRODUCTION_DEFAULT.ratingWeight } : {}),
   };
 }
 
@@ -52,6 +54,7 @@ export function driverInput(row: DriverRow, queue: Map<number, QueuePlaceRow>, n
     idleSeconds: row.idle_since ? Math.max(0, (now.getTime() - row.idle_since.getTime()) / 1000) : 3600,
     queue: place ? { regionId: place.region_id, position: place.position } : null,
     busyForSeconds: chain ? Math.max(1, Math.round(row.busy_for!)) : 0,
+    ...(row.rating_count !== null && row.rating_sum !== null ? { rating: shrunkRating(Number(row.rating_sum), Number(row.rating_count)) } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 // The dispatcher's SQL: what a round reads (free orders, free drivers, chain
 // candidates, parking queues) and the sweeps of offers. Nothing here decides
 // a race: the offers are made one by one under row locks (offer.ts).
+import { PRODUCTION_DEFAULT } from "./core/defaults";
 import type { DbOrTx } from "../db";
 import { sqlQuery } from "../db/sql";
 import { liveCandidateSql } from "./liveness";
@@ -51,13 +52,27 @@ export interface DriverRow {
   dst_lat: number | null;
   dst_lon: number | null;
   busy_for: number | null;
+  /** The passengers' ratings of the driver's last RATING_WINDOW_DAYS: their sum and count (null unless the rating weight is on). */
+  rating_sum: number | null;
+  rating_count: number | null;
+}
+
+/** The ratings a driver's rating weight reads: the last 90 days (by trip_rating's index on driver and time). */
+const RATING_WINDOW_DAYS = 90;
+
+/** Read only while the rating weight is on (defaults.ts): a subquery per driver and round costs nothing when off. */
+function ratingColumns(): string {
+  if (PRODUCTION_DEFAULT.ratingWeight <= 0) return "NULL::float8 AS rating_sum, NULL::int AS rating_count";
+  const recent = `FROM trip_rating r WHERE r.driver_id = d.id AND r.created_at > now() - make_interval(days => ${RATING_WINDOW_DAYS})`;
+  return `(SELECT coalesce(sum(r.stars), 0)::float8 ${recent}) AS rating_sum, (SELECT count(*)::int ${recent}) AS rating_count`;
 }
 
 const DRIVER_COLUMNS = `d.id, d.city_id, d.lat, d.lon, d.balance, car.options,
   ARRAY(SELECT s.service_id FROM driver_service s WHERE s.driver_id = d.id) AS services,
   GREATEST(
     (SELECT max(o.updated_at) FROM orders o WHERE o.driver_id = d.id AND o.status_code >= 90),
-    (SELECT max(sh.started_at) FROM shift sh WHERE sh.driver_id = d.id)) AS idle_since`;
+    (SELECT max(sh.started_at) FROM shift sh WHERE sh.driver_id = d.id)) AS idle_since,
+  ${ratingColumns()}`;
 
 /** Free drivers on shift with a fresh position, a live app, not away, and no live offer (liveness.ts). */
 export async function readFreeDrivers(db: DbOrTx): Promise<DriverRow[]> {

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { Modal } from "../ui";
 import { useI18n } from "../i18n";
-import { DriverSelect, type PickedDriver } from "./driver-picker";
+import { DriverSelect, useLivenessGate, type PickedDriver } from "./driver-picker";
 import { useOrderActions } from "./use-order-actions";
 
 export interface ModerationTarget {
@@ -68,8 +68,10 @@ export function ApproveToDriverDialog({ order, onClose, onDone }: { order: Moder
   const { approve } = useOrderActions();
   const [driver, setDriver] = useState<PickedDriver | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const gate = useLivenessGate(driver);
   const submit = () => {
     if (!driver) return setError(t.order.driverRequired);
+    if (!gate.pass()) return;
     approve.mutate({ orderId: order.id, expectedVersion: order.version, driverId: driver.id });
     onClose();
     onDone?.();
@@ -98,7 +100,7 @@ export function ApproveToDriverDialog({ order, onClose, onDone }: { order: Moder
           }
         }}
       >
-        <DriverSelect serviceId={order.serviceId} value={driver} onChange={(d) => (setDriver(d), setError(null))} label={t.order.assignDriver} autoFocus />
+        <DriverSelect serviceId={order.serviceId} value={driver} onChange={(d) => (setDriver(d), setError(null))} label={t.order.assignDriver} autoFocus asking={gate.asking} />
         {error ? <div className="field-error">{error}</div> : null}
       </div>
     </Modal>

@@ -10,7 +10,7 @@ import { codeOf, isDone, isOrderState, type OrderState } from "@/shared/orders/s
 import { DISPATCHER_ASSIGNING_TARGETS } from "@/shared/orders/state-groups";
 import { useI18n } from "../i18n";
 import { Modal } from "../ui";
-import { DriverSelect, type PickedDriver } from "./driver-picker";
+import { DriverSelect, useLivenessGate, type PickedDriver } from "./driver-picker";
 import { useOrderActions } from "./use-order-actions";
 import type { OrderDetails } from "./types";
 
@@ -40,6 +40,7 @@ export function StatusChange({ order }: { order: OrderDetails }) {
   const [driver, setDriver] = useState<PickedDriver | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<OrderState | null>(null);
+  const gate = useLivenessGate(driver);
   const formRef = useRef<HTMLFormElement>(null);
   const targets = order.nextStates.filter(isOrderState);
   const label = (s: OrderState) => `${codeOf(s)}${t.shift.code95[s] ?? ""} · ${t.shift.label95[s] ?? stateTitle(s)}`;
@@ -61,6 +62,8 @@ export function StatusChange({ order }: { order: OrderDetails }) {
       formRef.current?.querySelector<HTMLInputElement>(".status-driver input")?.focus();
       return;
     }
+    // A driver automatic dispatch passes over (silent, away): asked once more before giving.
+    if (wantsDriver(target) && driver && !gate.pass()) return;
     if (isDone(target)) return setConfirming(target);
     send(target, reason);
   };
@@ -134,7 +137,7 @@ export function StatusChange({ order }: { order: OrderDetails }) {
           </div>
           {wantsDriver(to) ? (
             <div className="status-driver">
-              <DriverSelect serviceId={order.service.id} value={driver} onChange={setDriver} label={t.order.assignDriver} />
+              <DriverSelect serviceId={order.service.id} value={driver} onChange={setDriver} label={t.order.assignDriver} asking={gate.asking} />
             </div>
           ) : null}
           {to !== "" && !isDone(to) ? (

@@ -21,6 +21,8 @@ export interface DriverProfile {
   services?: Array<{ id: number; name: string; name_en: string }>;
   car: { brand: string; model: string; color: string; reg_number: string; car_class: number } | null;
   position: { lat: number | null; lon: number | null; speed: number; bearing: number; region_id: number | null; at: string | null };
+  /** Whether automatic dispatch offers the driver orders and why not (absent from servers older than this field). */
+  dispatch?: { offered: boolean; away: boolean; away_since: string | null; stale_position: boolean; silent_app: boolean };
 }
 
 export interface MeterBreakdown {

@@ -27,8 +27,26 @@ export function ShiftScreen({ me, gps, queue, call, onChanged, onNotice, hasOrde
   };
   const startShift = () => act("shift/start", gps.last ? { lat: gps.last.lat, lon: gps.last.lon } : {});
 
+  const away = me.on_shift && me.dispatch?.away === true;
+  const stale = me.on_shift && !away && me.dispatch?.stale_position === true;
+
   return (
     <>
+      {away ? (
+        // Set away after offers let time out in a row: what it means and the one big button that brings the driver back (an act, docs/dispatch.md).
+        <div className="drv-away" role="alert" data-testid="shift-away">
+          <div className="drv-big">{t.awayTitle}</div>
+          <p>{t.awayText(time(me.dispatch?.away_since ?? null))}</p>
+          <button type="button" className="drv-btn drv-btn-block drv-btn-primary drv-away-back" disabled={busy} onClick={() => void startShift()} data-testid="shift-away-back">
+            {t.awayBack}
+          </button>
+        </div>
+      ) : null}
+      {stale ? (
+        <div className="drv-away" role="alert" data-testid="shift-stale">
+          <p>{t.stalePosition}</p>
+        </div>
+      ) : null}
       <Card testId="shift-card">
         <div className="drv-shift">
           <div>

@@ -10,6 +10,7 @@ export interface DispatchDefaults {
   radiusStartKm: number;
   radiusStepKm: number;
   acceptanceWeight: number;
+  ratingWeight: number;
   steerShare: number;
   /** Under scarcity (more free orders than free cars in a round): the radius capped at this (km) and no chains; 0: off. The server's DISPATCH_SCARCE_RADIUS_KM defaults to it. */
   scarceRadiusKm: number;
@@ -26,9 +27,14 @@ export const PRODUCTION_DEFAULT: Readonly<DispatchDefaults> = {
   radiusGrowth: false,
   radiusStartKm: 2,
   radiusStepKm: 1,
-  /** Seconds of cost a driver's miss rate of 1 adds (0: off). Acceptance only: ratings are not wired yet. */
+  /** Seconds of cost a driver's miss rate of 1 adds (0: off). Measured: no gain, off. */
   acceptanceWeight: 0,
-  /** Idle drivers are shown region hints (GET /driver-app/v1/hint); the comparison's drivers follow them with this probability (0: no hints). */
+  /**
+   * Seconds of cost a rating shortfall of 1 adds (1 star against 5, rating.ts;
+   * 0: off). Measured (docs/dispatch.md, "batched+rating"): see there; off.
+   */
+  ratingWeight: 0,
+  /** The comparison's idle drivers follow region hints (hint.ts) with this probability (0: no hints). Not kept: the server has no hint endpoint and the driver app shows no hint. */
   steerShare: 0,
   scarceRadiusKm: 3,
 };

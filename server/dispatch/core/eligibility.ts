@@ -3,6 +3,7 @@
 // balance, who has not refused it, within the radius (the straight line from
 // where the car will start, as a dispatcher draws it on the map), reachable,
 // and free or finishing a trip soon near the pickup (a chain).
+import { ratingShortfall } from "./rating";
 import type { DriverToDispatch, OrderToDispatch } from "./types";
 
 /** Metres between two points in degrees (haversine; the core stays free of the server's modules). */
@@ -36,9 +37,16 @@ export function radiusNowKm(order: OrderToDispatch): number {
  * What choosing the driver costs, in seconds: the arrival (a chained
  * driver's remaining trip included), less the driver's waiting time at the
  * fairness weight, so that of two cars about as near the one that has waited
- * longer gets the order.
+ * longer gets the order; optionally plus the driver's miss rate and rating
+ * shortfall at their weights (production: both off, defaults.ts).
  */
 export function costOf(order: OrderToDispatch, driver: DriverToDispatch, arrivalSeconds: number): number {
   const missRate = 1 - (driver.acceptanceRate ?? 1);
-  return arrivalSeconds + driver.busyForSeconds - order.rules.fairnessWeight * (driver.idleSeconds / 60) + (order.rules.acceptanceWeight ?? 0) * missRate;
+  return (
+    arrivalSeconds +
+    driver.busyForSeconds -
+    order.rules.fairnessWeight * (driver.idleSeconds / 60) +
+    (order.rules.acceptanceWeight ?? 0) * missRate +
+    (order.rules.ratingWeight ?? 0) * ratingShortfall(driver.rating)
+  );
 }

@@ -1,12 +1,14 @@
 // Idle drivers steered toward demand (issue 30): a free driver gets a
 // suggested region — the one with the most recent demand per free car, when
-// it beats the driver's own region clearly. A hint, never an order: the
-// driver app shows it (GET /driver-app/v1/hint), the simulator's drivers
-// follow it with a probability. Pure: the server and the comparison call it.
+// it beats the driver's own region clearly. A hint, never an order. Measured
+// in the comparison only (its drivers follow a hint with a probability): it
+// lengthened the wait at every load, so it is not kept — the server serves no
+// hint and the driver app shows none (docs/dispatch.md, "batched+steer").
+// Pure: only the comparison calls it.
 
 export interface RegionLoad {
   regionId: number;
-  /** Orders picked up in the region recently (the server: this hour of the day over the last weeks and the last half hour). */
+  /** Orders picked up in the region recently (the comparison counts the last half hour). */
   demand: number;
   /** Free drivers standing in the region now. */
   freeDrivers: number;

@@ -25,6 +25,8 @@ export interface OrderRules {
   radiusStepKm?: number;
   /** Seconds of cost a driver's refusal/timeout rate of 1 adds (0 or undefined: acceptance does not count). */
   acceptanceWeight?: number;
+  /** Seconds of cost a driver's rating shortfall of 1 adds (1 star against 5: see ratingShortfall; 0 or undefined: ratings do not count). */
+  ratingWeight?: number;
 }
 
 export interface OrderToDispatch {
@@ -59,6 +61,8 @@ export interface DriverToDispatch {
   busyForSeconds: number;
   /** Share of the driver's recent offers accepted (0..1); undefined: not known, counted as 1. */
   acceptanceRate?: number;
+  /** The passengers' mean rating of the driver's trips, 1..5 stars, shrunk toward the prior (rating.ts); undefined: not known, no cost. */
+  rating?: number;
 }
 
 /** Seconds from driver to order along the roads (the straight line off them); undefined: unreachable. */

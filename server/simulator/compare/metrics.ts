@@ -25,6 +25,8 @@ export interface DayFigures {
   earningsPerHour: number;
   earningsCv: number;
   earningsGini: number;
+  /** The true mean stars of the drivers who served the orders. */
+  servedRating: number;
 }
 
 export type MetricName = Exclude<keyof DayFigures, "policy">;
@@ -72,6 +74,7 @@ export function figuresOf(day: DayResult): DayFigures {
     earningsPerHour: em / 100,
     earningsCv: em > 0 ? sd / em : 0,
     earningsGini: gini(e),
+    servedRating: day.servedRating,
   };
 }
 

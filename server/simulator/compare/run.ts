@@ -85,7 +85,7 @@ export interface CompareReport {
   goal: { met: boolean; behindAt: string[] };
 }
 
-const METRICS: MetricName[] = ["orders", "served", "lost", "cancelled", "meanWaitAll", "meanWaitServed", "p90WaitAll", "emptyKm", "occupiedKm", "emptyShare", "steeringKm", "timeoutShare", "utilisation", "earningsPerHour", "earningsCv", "earningsGini"];
+const METRICS: MetricName[] = ["orders", "served", "lost", "cancelled", "meanWaitAll", "meanWaitServed", "p90WaitAll", "emptyKm", "occupiedKm", "emptyShare", "steeringKm", "timeoutShare", "utilisation", "earningsPerHour", "earningsCv", "earningsGini", "servedRating"];
 
 export function compareStrategies(options: { seeds: number[]; short: boolean; minutes?: number; loads?: typeof LOADS; progress?: (line: string) => void }): CompareReport {
   const started = Date.now();
@@ -125,4 +125,73 @@ export function compareStrategies(options: { seeds: number[]; short: boolean; mi
     loads,
     goal: { met: behindAt.length === 0, behindAt },
   };
+}
+
+/** The rating weights measured against the production default (seconds of cost for 1 star against 5). */
+export const RATING_WEIGHTS = [60, 180];
+
+export interface RatingReport {
+  seeds: number[];
+  minutes: number;
+  weights: number[];
+  loads: Array<{
+    load: string;
+    drivers: number;
+    perMinute: number;
+    default: { meanWaitAll: Estimate; lost: Estimate; servedRating: Estimate };
+    weighted: Array<{ weight: number; meanWaitAll: Estimate; lost: Estimate; servedRating: Estimate; waitDiff: Estimate; ratingDiff: Estimate }>;
+  }>;
+}
+
+/**
+ * The passengers' ratings as a weight of the candidate cost, measured: the
+ * production default against the same with each rating weight, over the
+ * loads and seeds, paired by seed: the mean wait of all orders and the true
+ * mean stars of the drivers who served them (what a passenger would get).
+ */
+export function compareRatingWeight(options: { seeds: number[]; minutes?: number; weights?: number[]; progress?: (line: string) => void }): RatingReport {
+  const minutes = options.minutes ?? 150;
+  const weights = options.weights ?? RATING_WEIGHTS;
+  const roads = demoCityRoads({ sideMetres: CITY.sideMetres, placeCount: 500, hour: 12 });
+  const base = defaultPolicy();
+  const loads = LOADS.map((l) => {
+    const days: DayFigures[][] = [[], ...weights.map(() => [])];
+    for (const seed of options.seeds) {
+      const plan = planDay(seed, roads, CITY, { drivers: l.drivers, perMinute: l.perMinute, minutes });
+      days[0]!.push(figuresOf(playDay(plan, roads, base, seed)));
+      weights.forEach((w, k) => days[k + 1]!.push(figuresOf(playDay(plan, roads, { ...base, name: `default+rating ${w}`, ratingWeight: w }, seed))));
+    }
+    options.progress?.(`rating: ${l.load} done`);
+    const of = (d: DayFigures[]) => ({ meanWaitAll: estimate(d.map((x) => x.meanWaitAll)), lost: estimate(d.map((x) => x.lost / Math.max(1, x.orders))), servedRating: estimate(d.map((x) => x.servedRating)) });
+    return {
+      load: l.load,
+      drivers: l.drivers,
+      perMinute: l.perMinute,
+      default: of(days[0]!),
+      weighted: weights.map((weight, k) => ({
+        weight,
+        ...of(days[k + 1]!),
+        waitDiff: estimate(days[k + 1]!.map((d, i) => d.meanWaitAll - days[0]![i]!.meanWaitAll)),
+        ratingDiff: estimate(days[k + 1]!.map((d, i) => d.servedRating - days[0]![i]!.servedRating)),
+      })),
+    };
+  });
+  return { seeds: options.seeds, minutes, weights, loads };
+}
+
+export function ratingTable(r: RatingReport): string {
+  const m = (e: Estimate) => `${(e.mean / 60).toFixed(2)} ± ${(e.half / 60).toFixed(2)}`;
+  const st = (e: Estimate) => `${e.mean.toFixed(3)} ± ${e.half.toFixed(3)}`;
+  const lines = [
+    `${r.seeds.length} seeds (${r.seeds[0]}–${r.seeds.at(-1)}), ${r.minutes} simulated minutes of orders; the production default against the same with the rating weight (seconds of cost for 1 star against 5), paired by seed, 95 % intervals. "Stars" is the true mean rating of the drivers who served the orders.`,
+    "",
+    "| load | weight (s) | mean wait, all orders: default | with the weight | difference (min) | stars: default | with the weight | difference |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|",
+  ];
+  for (const l of r.loads) {
+    for (const w of l.weighted) {
+      lines.push(`| ${l.load} | ${w.weight} | ${m(l.default.meanWaitAll)} | ${m(w.meanWaitAll)} | ${m(w.waitDiff)} | ${st(l.default.servedRating)} | ${st(w.servedRating)} | ${st(w.ratingDiff)} |`);
+    }
+  }
+  return lines.join("\n") + "\n";
 }

@@ -22,6 +22,7 @@ import { batchedAssign, ORDER_AGE_WEIGHT } from "../../dispatch/core/batched";
 import { isCandidate } from "../../dispatch/core/eligibility";
 import { suggestRegion, type RegionLoad } from "../../dispatch/core/hint";
 import { adaptToScarcity } from "../../dispatch/core/scarcity";
+import { shrunkRating } from "../../dispatch/core/rating";
 import type { Assignment, ArrivalOf, DriverToDispatch, OrderRules, OrderToDispatch } from "../../dispatch/core/types";
 import type { CityRoads } from "./roads";
 
@@ -38,6 +39,8 @@ export interface Policy {
   /** Idle drivers get region hints and follow them with this probability. */
   steer?: number;
   acceptanceWeight?: number;
+  /** Seconds of cost a rating shortfall of 1 adds (server/dispatch/core/rating.ts). */
+  ratingWeight?: number;
   chains: boolean;
   /** Under scarcity: the radius capped at this (km) and no chains (server/dispatch/core/scarcity.ts). */
   scarceRadiusKm?: number;
@@ -127,6 +130,11 @@ interface SimDriver {
   refuseShare: number;
   timeoutShare: number;
   rng: Rng;
+  /** The driver's true mean stars (the passengers' ratings scatter around it) and the ratings so far. */
+  quality: number;
+  ratingSum: number;
+  ratingCount: number;
+  rateRng: Rng;
 }
 
 export interface DayResult {
@@ -146,6 +154,8 @@ export interface DayResult {
   utilisation: number;
   /** Kopecks per hour of the shift, per driver. */
   earningsPerHour: number[];
+  /** The true mean stars of the driver of each served order, averaged: the ride quality passengers got. */
+  servedRating: number;
 }
 
 function pairAssign(orders: readonly OrderToDispatch[], drivers: readonly DriverToDispatch[], arrival: ArrivalOf): Assignment[] {
@@ -178,7 +188,17 @@ export function playDay(plan: DayPlan, roads: CityRoads, policy: Policy, seed: n
   const drivers: SimDriver[] = plan.driverStarts.map((place, i) => {
     // Each driver's own answers, the same whatever the policy asks of them.
     const own = new Rng(seed).fork(`driver:${i}`);
+    // Ratings on a stream of their own, so that the other draws stay as they were. A driver's quality is independent of how they answer offers.
+    const rateRng = new Rng(seed).fork(`driver-rating:${i}`);
+    const quality = rateRng.range(3.4, 5);
+    let ratingSum = 0;
+    const past = 20;
+    for (let k = 0; k < past; k++) ratingSum += starsOf(quality, rateRng);
     return {
+      quality,
+      ratingSum,
+      ratingCount: past,
+      rateRng,
       id: i + 1,
       place,
       freeAt: 0,
@@ -206,6 +226,7 @@ export function playDay(plan: DayPlan, roads: CityRoads, policy: Policy, seed: n
     chainSeconds: policy.chains ? settings.chainSeconds : 0,
     ...(policy.radiusGrowth ? { radiusStartKm: settings.radiusStartKm, radiusStepKm: settings.radiusStepKm } : {}),
     ...(policy.acceptanceWeight ? { acceptanceWeight: policy.acceptanceWeight } : {}),
+    ...(policy.ratingWeight ? { ratingWeight: policy.ratingWeight } : {}),
   };
   const regions = [...new Set(plan.regionOfPlace)].sort((a, b) => a - b);
   // Each region's busiest place: where a steered driver heads.
@@ -234,6 +255,7 @@ export function playDay(plan: DayPlan, roads: CityRoads, policy: Policy, seed: n
   let steeringMetres = 0;
   let offers = 0;
   let timeouts = 0;
+  let servedQuality = 0;
   const shiftEnd = plan.minutes * 60;
   const end = shiftEnd + 3600;
   let dirty = true;
@@ -282,6 +304,12 @@ export function playDay(plan: DayPlan, roads: CityRoads, policy: Policy, seed: n
     d.place = o.p.destination;
     d.queueSince = null;
     d.earnings += settings.fareBase + (settings.farePerKm * tripMetres) / 1000;
+    servedQuality += d.quality;
+    // A third of the passengers rate the trip (the tracking link's stars).
+    if (d.rateRng.chance(0.3)) {
+      d.ratingSum += starsOf(d.quality, d.rateRng);
+      d.ratingCount += 1;
+    }
   };
 
   let now = 0;
@@ -458,6 +486,7 @@ export function playDay(plan: DayPlan, roads: CityRoads, policy: Policy, seed: n
       busyForSeconds: Math.max(0, d.freeAt - now),
       // Acceptance known to the dispatcher: the driver's own record, with a prior of 9 accepted out of 10.
       acceptanceRate: (d.accepted + 9) / (d.offers + 10),
+      rating: shrunkRating(d.ratingSum, d.ratingCount),
     }));
     const inputs = adaptToScarcity(raw, dInputs, policy.scarceRadiusKm ?? 0);
     const arrival: ArrivalOf = (i, j) => secondsBetween(pool[j]!.place, free[i]!.p.pickup);
@@ -502,5 +531,11 @@ export function playDay(plan: DayPlan, roads: CityRoads, policy: Policy, seed: n
     // Busy time over the whole day played (the shift and the drain after it).
     utilisation: drivers.reduce((sum, d) => sum + d.busySeconds, 0) / (drivers.length * Math.max(1, now, ...drivers.map((d) => d.freeAt))),
     earningsPerHour: drivers.map((d) => d.earnings / hours),
+    servedRating: servedQuality / Math.max(1, served.length),
   };
+}
+
+/** One passenger's stars for a driver of this quality: around it, whole stars 1..5. */
+function starsOf(quality: number, rng: Rng): number {
+  return Math.min(5, Math.max(1, Math.round(quality + rng.range(-1, 1))));
 }

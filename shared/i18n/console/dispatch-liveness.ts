@@ -9,6 +9,8 @@ export const ru = {
     stalePosition: "Старые координаты",
     silentApp: "Приложение молчит",
     hint: "Автоматическое распределение не предлагает этому водителю заказы",
+    pickerWarning: (callSign: string, reasons: string) => `${callSign}: ${reasons} — водитель, скорее всего, не ответит.`,
+    pickerAsk: (callSign: string) => `Всё равно отдать заказ ${callSign}? Нажмите Enter или кнопку ещё раз.`,
   },
 };
 
@@ -20,5 +22,7 @@ export const en: typeof ru = {
     stalePosition: "Stale position",
     silentApp: "App silent",
     hint: "Automatic dispatch offers this driver no orders",
+    pickerWarning: (callSign: string, reasons: string) => `${callSign}: ${reasons} — the driver will probably not answer.`,
+    pickerAsk: (callSign: string) => `Give the order to ${callSign} all the same? Press Enter or the button again.`,
   },
 };

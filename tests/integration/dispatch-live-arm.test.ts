@@ -1,0 +1,35 @@
+// The live arm's short form (scripts/simulate-live.ts, docs/dispatch.md "The
+// live arm"): a small day played over HTTP against a server of its own, with
+// two silent drivers (on shift, then no call, the position frozen) standing
+// right at the pickups, the nearest cars by far. The server's liveness rules
+// must keep them out: no offer goes to them, and the live drivers 3–4 km away
+// get the orders.
+import { expect, it } from "vitest";
+import { oneSeed } from "../../scripts/simulate-live";
+import { demoCityRoads, nearestPlace } from "../../server/simulator/compare/roads";
+import { CITY } from "../../server/simulator/compare/run";
+import type { DayPlan, Passenger } from "../../server/simulator/compare/world";
+import { testDb } from "../support/server";
+
+it("a silent driver at the pickup is never offered the order; live drivers farther away are", async () => {
+  const roads = demoCityRoads({ sideMetres: CITY.sideMetres, placeCount: 500, hour: 12 });
+  const pickups = [nearestPlace(roads, 7000, 7000), nearestPlace(roads, 7600, 6400)];
+  const destination = nearestPlace(roads, 4000, 4000);
+  const passengers: Passenger[] = pickups.map((pickup, i) => ({ id: i + 1, at: 20 + i * 40, pickup, destination, patience: 1200, assignedPatience: 1200, boarding: 20 }));
+  const plan: DayPlan = {
+    passengers,
+    driverStarts: [nearestPlace(roads, 7000, 10_500), nearestPlace(roads, 10_000, 7000), nearestPlace(roads, 4000, 7600)],
+    regionOfPlace: roads.places.map(() => 1),
+    minutes: 2,
+  };
+  const result = await oneSeed(
+    1,
+    { seeds: [1], speedUp: 4, minutes: 2, drivers: 3, perMinute: 1, silent: 2, db: testDb(), parallel: 1, log: () => undefined },
+    { plan, silentPlaces: pickups },
+  );
+  expect(result.live.orders).toBe(2);
+  expect(result.offers).toBeGreaterThanOrEqual(2);
+  expect(result.offersToSilent).toBe(0);
+  // Each order reached a live driver (accepted, or on to the radio after refusals): nobody waited on a dead phone.
+  expect(result.unknown).toBe(0);
+}, 900_000);
