@@ -5,7 +5,7 @@
 // after more than TROUBLE_ACCEPT_SECONDS, or finished with nobody taking them).
 import type { DbOrTx } from "../db";
 import { sqlQuery } from "../db/sql";
-import { factsCte, OUTCOME_SQL } from "./facts";
+import { factsCte } from "./facts";
 import { num, seconds, Sql, type Scope } from "./scope";
 
 export const TROUBLE_ACCEPT_SECONDS = 300;
@@ -52,12 +52,12 @@ export async function waitsReport(db: DbOrTx, scope: Scope, options: { showPhone
   const limit = tsql.param(TROUBLE_ACCEPT_SECONDS);
   const trouble = await sqlQuery<Record<string, unknown>>(
     db,
-    `${tcte}, out AS (SELECT facts.*, ${OUTCOME_SQL} AS outcome FROM facts WHERE NOT preorder)
-     SELECT id, created_at AT TIME ZONE 'UTC' AS created_at, state, phone, outcome,
+    `${tcte}, out AS (SELECT facts.* FROM facts WHERE NOT preorder)
+     SELECT out.id, out.created_at AT TIME ZONE 'UTC' AS created_at, out.state, o.phone, out.outcome,
             extract(epoch FROM accepted_at - created_at)::float8 AS accept_s, extract(epoch FROM at_pickup_at - created_at)::float8 AS pickup_s
-       FROM out
-      WHERE outcome = 'lost' OR extract(epoch FROM accepted_at - created_at) > ${limit}
-      ORDER BY created_at, id LIMIT ${TROUBLE_LIMIT}`,
+       FROM out JOIN orders o ON o.id = out.id
+      WHERE out.outcome = 'lost' OR extract(epoch FROM out.accepted_at - out.created_at) > ${limit}
+      ORDER BY out.created_at, out.id LIMIT ${TROUBLE_LIMIT}`,
     tsql.params,
   );
   return {
