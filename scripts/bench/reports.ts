@@ -52,14 +52,15 @@ async function factTriggers(db: Pick<PrismaClient, "$executeRawUnsafe">, on: boo
   for (const [table, trigger] of FACT_TRIGGERS) await db.$executeRawUnsafe(`ALTER TABLE "${table}" ${on ? "ENABLE" : "DISABLE"} TRIGGER "${trigger}"`);
 }
 
-/** The migration's backfill of order_fact (prisma/migrations/*_order_facts), for the orders generated without the triggers. */
+/** The migration's backfill of order_fact (prisma/migrations/*_order_facts), for the orders generated without the triggers (the demo city's own have theirs). */
 const FACTS_BACKFILL = `INSERT INTO order_fact (order_id, city_id, service_id, region_id, driver_id, api_key_id, source, created_at, preorder, state, status_code, amount,
                         offered_at, accepted_at, at_pickup_at, completed_at, offers, first_source, first_offer_at, first_offer_id,
                         last_change_id, last_actor, last_reason, bought, sold)
 SELECT order_id, city_id, service_id, region_id, driver_id, api_key_id, source, created_at, preorder, state, status_code, amount,
        offered_at, accepted_at, at_pickup_at, completed_at, offers, first_source, first_offer_at, first_offer_id,
        last_change_id, last_actor, last_reason, bought, sold
-  FROM order_fact_source`;
+  FROM order_fact_source s
+ WHERE NOT EXISTS (SELECT 1 FROM order_fact x WHERE x.order_id = s.order_id)`;
 
 type Step = (what: string, sql: string, ...params: unknown[]) => Promise<number>;
 
@@ -244,7 +245,9 @@ export async function benchReports(options: { short: boolean; log: (m: string) =
     triggerCost = await measureTriggers(prisma, options.short ? 3_000 : 20_000, log);
   } finally {
     await close();
-    await made.db.drop();
+    // BENCH_REPORTS_KEEP_DB=1 leaves the generated database for EXPLAIN ANALYZE by hand.
+    if (process.env.BENCH_REPORTS_KEEP_DB === "1") log(`  kept: ${made.db.env.DATABASE_URL}`);
+    else await made.db.drop();
   }
   return { orders: n, rows: made.result, generateSeconds, month: MONTH, targets, triggerCost };
 }

@@ -4,6 +4,8 @@
 // completed, their fares, the commission the ledger took and what the driver
 // kept, and the passengers' ratings given in the period (trip_rating: their
 // average and count). Empty kilometres are not stored (docs/reports.md).
+// The orders' filters and completions are read from order_fact (one narrow
+// row per order kept by triggers: facts.ts), not the orders and history.
 import type { DbOrTx } from "../db";
 import { sqlQuery } from "../db/sql";
 import { kopecks, num, orderFilters, Sql, type Scope } from "./scope";
@@ -61,22 +63,22 @@ export async function driversReport(db: DbOrTx, scope: Scope, now = new Date()):
               count(*) FILTER (WHERE x.state = 'ACCEPTED')::int AS accepted,
               count(*) FILTER (WHERE x.state = 'REFUSED')::int AS refused,
               count(*) FILTER (WHERE x.state = 'TIMED_OUT')::int AS timed_out
-         FROM dispatch_offer x JOIN d ON d.id = x.driver_id JOIN orders o ON o.id = x.order_id
+         FROM dispatch_offer x JOIN d ON d.id = x.driver_id JOIN order_fact o ON o.order_id = x.order_id
         WHERE x.sent_at >= ${from} AND x.sent_at < ${to} AND ${orderFilters(sql, { ...scope.query, driverId: undefined })}
         GROUP BY x.driver_id),
      c AS (
        SELECT o.driver_id, count(*)::int AS completed, COALESCE(sum(o.amount), 0)::text AS revenue
-         FROM order_status_change x JOIN orders o ON o.id = x.order_id JOIN d ON d.id = o.driver_id
-        WHERE x.to_state = 'DONE_SUCCESSFUL' AND x.at >= ${from} AND x.at < ${to} AND ${orderFilters(sql, scope.query)}
+         FROM order_fact o JOIN d ON d.id = o.driver_id
+        WHERE o.completed_at >= ${from} AND o.completed_at < ${to} AND ${orderFilters(sql, scope.query)}
         GROUP BY o.driver_id),
      l AS (
        SELECT x.driver_id, COALESCE(-sum(x.amount), 0)::text AS commission
-         FROM driver_ledger_entry x JOIN d ON d.id = x.driver_id JOIN orders o ON o.id = x.order_id
+         FROM driver_ledger_entry x JOIN d ON d.id = x.driver_id JOIN order_fact o ON o.order_id = x.order_id
         WHERE x.kind = 'COMMISSION' AND x.created_at >= ${from} AND x.created_at < ${to} AND ${orderFilters(sql, { ...scope.query, driverId: undefined })}
         GROUP BY x.driver_id),
      r AS (
        SELECT t.driver_id, count(*)::int AS ratings, avg(t.stars)::float8 AS mean_stars
-         FROM trip_rating t JOIN d ON d.id = t.driver_id JOIN orders o ON o.id = t.order_id
+         FROM trip_rating t JOIN d ON d.id = t.driver_id JOIN order_fact o ON o.order_id = t.order_id
         WHERE t.created_at >= ${from} AND t.created_at < ${to} AND ${orderFilters(sql, { ...scope.query, driverId: undefined })}
         GROUP BY t.driver_id)
      SELECT d.id, d.call_sign, d.first_name, d.last_name, s.secs, f.offers, f.accepted, f.refused, f.timed_out, c.completed, c.revenue, l.commission, r.ratings, r.mean_stars

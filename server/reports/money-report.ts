@@ -1,6 +1,8 @@
 // The Money report, in exact kopecks (bigint), over events in the period:
 //   - revenue: the fares (orders.amount) of orders completed in the period
 //     (their move to DONE_SUCCESSFUL);
+// The orders' filters are read from order_fact (one narrow row per order,
+// kept by triggers: facts.ts), not from the wide orders table.
 //   - commission: the drivers' ledger's COMMISSION entries (debits, shown
 //     positive) written in the period: the same rows the balances hold, so
 //     the report reconciles with the ledger to the kopeck;
@@ -64,19 +66,20 @@ function which(row: Grouped): Key | "total" {
 export async function moneyReport(db: DbOrTx, scope: Scope): Promise<MoneyReport> {
   const [revenue, commission, bonuses] = await Promise.all([
     grouped(db, scope, () => ({
-      from: `order_status_change x JOIN orders o ON o.id = x.order_id AND x.to_state = 'DONE_SUCCESSFUL'`,
-      at: "x.at",
+      // An order completes once (the state machine has no move out of DONE_SUCCESSFUL): its fact's completed_at.
+      from: `order_fact o`,
+      at: "o.completed_at",
       amount: "o.amount",
       values: `count(*)::int AS orders, COALESCE(sum(amount), 0)::text AS revenue`,
     })),
     grouped(db, scope, () => ({
-      from: `driver_ledger_entry x JOIN orders o ON o.id = x.order_id AND x.kind = 'COMMISSION'`,
+      from: `driver_ledger_entry x JOIN order_fact o ON o.order_id = x.order_id AND x.kind = 'COMMISSION'`,
       at: "x.created_at",
       amount: "x.amount",
       values: `COALESCE(-sum(amount), 0)::text AS commission`,
     })),
     grouped(db, scope, () => ({
-      from: `client_bonus_entry x JOIN orders o ON o.id = x.order_id`,
+      from: `client_bonus_entry x JOIN order_fact o ON o.order_id = x.order_id`,
       at: "x.created_at",
       amount: "x.amount",
       values: `COALESCE(-sum(amount) FILTER (WHERE amount < 0), 0)::text AS spent, COALESCE(sum(amount) FILTER (WHERE amount > 0), 0)::text AS earned`,
@@ -123,7 +126,7 @@ export async function moneyReport(db: DbOrTx, scope: Scope): Promise<MoneyReport
        JOIN exchange_link l ON l.exchange_order_id = eo.id::text
             AND ((l.role = 'SOLD' AND l.source_id = eo.source_order_id AND e.participant_id = eo.seller_id)
               OR (l.role = 'BOUGHT' AND eo.executor_order_id = l.order_id::text AND e.participant_id = eo.executor_id))
-       JOIN orders o ON o.id = l.order_id
+       JOIN order_fact o ON o.order_id = l.order_id
       WHERE e.created_at >= ${esql.instant(scope.period.from)} AND e.created_at < ${esql.instant(scope.period.to)} AND ${orderFilters(esql, scope.query)}`,
     esql.params,
   );

@@ -54,7 +54,7 @@ export async function waitsReport(db: DbOrTx, scope: Scope, options: { showPhone
     db,
     `${tcte}, out AS (SELECT facts.* FROM facts WHERE NOT preorder)
      SELECT out.id, out.created_at AT TIME ZONE 'UTC' AS created_at, out.state, o.phone, out.outcome,
-            extract(epoch FROM accepted_at - created_at)::float8 AS accept_s, extract(epoch FROM at_pickup_at - created_at)::float8 AS pickup_s
+            extract(epoch FROM out.accepted_at - out.created_at)::float8 AS accept_s, extract(epoch FROM out.at_pickup_at - out.created_at)::float8 AS pickup_s
        FROM out JOIN orders o ON o.id = out.id
       WHERE out.outcome = 'lost' OR extract(epoch FROM out.accepted_at - out.created_at) > ${limit}
       ORDER BY out.created_at, out.id LIMIT ${TROUBLE_LIMIT}`,

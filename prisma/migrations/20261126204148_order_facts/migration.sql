@@ -39,6 +39,9 @@ CREATE INDEX "order_fact_created_at_idx" ON "order_fact"("created_at");
 -- CreateIndex
 CREATE INDEX "order_fact_driver_id_created_at_idx" ON "order_fact"("driver_id", "created_at");
 
+-- CreateIndex
+CREATE INDEX "order_fact_completed_at_idx" ON "order_fact"("completed_at");
+
 -- AddForeignKey
 ALTER TABLE "order_fact" ADD CONSTRAINT "order_fact_order_id_fkey" FOREIGN KEY ("order_id") REFERENCES "orders"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
