@@ -37,7 +37,7 @@ export async function dispatchReport(db: DbOrTx, scope: Scope): Promise<Dispatch
     db,
     `${cte} SELECT strategy, region_id, count(*)::int AS orders, COALESCE(sum(offers), 0)::int AS offers,
             count(accepted_at)::int AS assigned,
-            count(*) FILTER (WHERE extract(epoch FROM accepted_at - created_at) <= ${within})::int AS within
+            count(*) FILTER (WHERE accept_ms <= ${within}::bigint * 1000)::int AS within
        FROM (SELECT facts.*, COALESCE(first_source, 'NONE') AS strategy FROM facts WHERE NOT preorder) x
       GROUP BY GROUPING SETS ((strategy, region_id), ())
       ORDER BY strategy NULLS LAST, region_id NULLS FIRST`,

@@ -16,7 +16,8 @@ import { createdInPeriod, type Scope, type Sql } from "./scope";
  *   id, created_at, state, status_code, service_id, region_id, driver_id, source, amount, preorder,
  *   offered_at, accepted_at, at_pickup_at, completed_at, offers (count), first_source (first offer's source),
  *   done (bool), final_actor, final_reason (of the last move, for finished orders), bought, sold (exchange),
- *   outcome (completed, lost — finished with no driver ever taking it, by the system or as "no cars" —, cancelled, open).
+ *   outcome (completed, lost — finished with no driver ever taking it, by the system or as "no cars" —, cancelled, open),
+ *   offer_ms, accept_ms, pickup_ms (the waits from creation, whole milliseconds: exactly the timestamps' difference).
  */
 export function factsCte(sql: Sql, scope: Scope): string {
   return `WITH facts AS (
@@ -25,7 +26,7 @@ export function factsCte(sql: Sql, scope: Scope): string {
              f.status_code >= 90 AS done,
              CASE WHEN f.status_code >= 90 THEN f.last_actor END AS final_actor,
              CASE WHEN f.status_code >= 90 THEN f.last_reason END AS final_reason,
-             f.bought, f.sold, f.outcome
+             f.bought, f.sold, f.outcome, f.offer_ms, f.accept_ms, f.pickup_ms
         FROM order_fact f
        WHERE ${createdInPeriod(sql, scope, "f")}
     )`;

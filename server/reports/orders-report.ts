@@ -32,7 +32,7 @@ export async function ordersReport(db: DbOrTx, scope: Scope): Promise<OrdersRepo
             count(*) FILTER (WHERE outcome = 'open')::int AS open,
             count(*) FILTER (WHERE bought)::int AS bought,
             count(*) FILTER (WHERE sold)::int AS sold,
-            avg(extract(epoch FROM accepted_at - created_at)) FILTER (WHERE NOT preorder)::float8 AS mean_accept
+            (avg(accept_ms) FILTER (WHERE NOT preorder) / 1000)::float8 AS mean_accept
        FROM out GROUP BY GROUPING SETS ((hour), ()) ORDER BY hour NULLS LAST`,
     sql.params,
   );
