@@ -42,14 +42,14 @@ interface Grouped {
 }
 
 /** One event source grouped by day, service, driver and in total. */
-async function grouped(db: DbOrTx, scope: Scope, build: (sql: Sql) => { from: string; at: string; amount: string; values: string }): Promise<Grouped[]> {
+async function grouped(db: DbOrTx, scope: Scope, build: (sql: Sql) => { from: string; at: string; amount: string; values: string; carry?: string }): Promise<Grouped[]> {
   const sql = new Sql();
-  const { from, at, amount, values } = build(sql);
+  const { from, at, amount, values, carry = "" } = build(sql);
   const day = sql.dayOf(at, scope.period);
   const rows = await sqlQuery<Grouped>(
     db,
     `SELECT GROUPING(day, service_id, driver_id)::int AS g, day, service_id, driver_id, ${values}
-       FROM (SELECT ${day} AS day, o.service_id, o.driver_id, ${amount} AS amount FROM ${from}
+       FROM (SELECT ${day} AS day, o.service_id, o.driver_id, ${amount} AS amount${carry} FROM ${from}
               WHERE ${at} >= ${sql.instant(scope.period.from)} AND ${at} < ${sql.instant(scope.period.to)} AND ${orderFilters(sql, scope.query)}) e
       GROUP BY GROUPING SETS ((day), (service_id), (driver_id), ())`,
     sql.params,
@@ -64,7 +64,7 @@ function which(row: Grouped): Key | "total" {
 }
 
 export async function moneyReport(db: DbOrTx, scope: Scope): Promise<MoneyReport> {
-  const [revenue, commission, bonuses] = await Promise.all([
+  const [revenue, entries] = await Promise.all([
     grouped(db, scope, () => ({
       // An order completes once (the state machine has no move out of DONE_SUCCESSFUL): its fact's completed_at.
       from: `order_fact o`,
@@ -72,17 +72,17 @@ export async function moneyReport(db: DbOrTx, scope: Scope): Promise<MoneyReport
       amount: "o.amount",
       values: `count(*)::int AS orders, COALESCE(sum(amount), 0)::text AS revenue`,
     })),
+    // The commission entries and the bonus entries as one stream joined once to the orders' facts (one hash of the
+    // period's orders instead of two: the cost at a million orders).
     grouped(db, scope, () => ({
-      from: `driver_ledger_entry x JOIN order_fact o ON o.order_id = x.order_id AND x.kind = 'COMMISSION'`,
+      from: `(SELECT e.order_id, e.created_at, e.amount::bigint AS amount, 1 AS kind FROM driver_ledger_entry e WHERE e.kind = 'COMMISSION'
+              UNION ALL SELECT b.order_id, b.created_at, b.amount::bigint, 2 FROM client_bonus_entry b) x JOIN order_fact o ON o.order_id = x.order_id`,
       at: "x.created_at",
       amount: "x.amount",
-      values: `COALESCE(-sum(amount), 0)::text AS commission`,
-    })),
-    grouped(db, scope, () => ({
-      from: `client_bonus_entry x JOIN order_fact o ON o.order_id = x.order_id`,
-      at: "x.created_at",
-      amount: "x.amount",
-      values: `COALESCE(-sum(amount) FILTER (WHERE amount < 0), 0)::text AS spent, COALESCE(sum(amount) FILTER (WHERE amount > 0), 0)::text AS earned`,
+      carry: ", x.kind",
+      values: `count(*) FILTER (WHERE kind = 1)::int AS commissions, COALESCE(-sum(amount) FILTER (WHERE kind = 1), 0)::text AS commission,
+               count(*) FILTER (WHERE kind = 2)::int AS bonuses,
+               COALESCE(-sum(amount) FILTER (WHERE kind = 2 AND amount < 0), 0)::text AS spent, COALESCE(sum(amount) FILTER (WHERE kind = 2 AND amount > 0), 0)::text AS earned`,
     })),
   ]);
   // Duplicate-free join of the three sources per grouping key.
@@ -101,12 +101,14 @@ export async function moneyReport(db: DbOrTx, scope: Scope): Promise<MoneyReport
     r.orders = num(g.orders);
     r.revenue = kopecks(g.revenue);
   }
-  for (const g of commission) row(keyOf(g)).commission = kopecks(g.commission);
-  // Bonuses are roubles: kopecks are a hundred times that.
-  for (const g of bonuses) {
+  for (const g of entries) {
     const r = row(keyOf(g));
-    r.bonusesSpent = kopecks(g.spent) * 100n;
-    r.earned = kopecks(g.earned) * 100n;
+    if (num(g.commissions) > 0) r.commission = kopecks(g.commission);
+    // Bonuses are roubles: kopecks are a hundred times that.
+    if (num(g.bonuses) > 0) {
+      r.bonusesSpent = kopecks(g.spent) * 100n;
+      r.earned = kopecks(g.earned) * 100n;
+    }
   }
   const plain = ({ orders, revenue: rev, commission: com, bonusesSpent }: MoneyRow): MoneyRow => ({ orders, revenue: rev, commission: com, bonusesSpent });
   const total = row("total");
