@@ -14,7 +14,9 @@ export const ASSIGNED_WITHIN_SECONDS = 60;
 export interface DispatchRow {
   strategy: string;
   regionId: number | null;
+  /** The region's name in Russian and in English (empty without a region). */
   region: string;
+  regionEn: string;
   orders: number;
   offers: number;
   offersPerOrder: number | null;
@@ -25,7 +27,7 @@ export interface DispatchRow {
 }
 
 export interface DispatchReport {
-  totals: Omit<DispatchRow, "strategy" | "regionId" | "region">;
+  totals: Omit<DispatchRow, "strategy" | "regionId" | "region" | "regionEn">;
   rows: DispatchRow[];
 }
 
@@ -44,7 +46,7 @@ export async function dispatchReport(db: DbOrTx, scope: Scope): Promise<Dispatch
     sql.params,
   );
   const regionIds = [...new Set(rows.map((r) => r.region_id).filter((v): v is number => v !== null).map(Number))];
-  const regions = new Map((await db.region.findMany({ where: { id: { in: regionIds } }, select: { id: true, name: true } })).map((r) => [r.id, r.name]));
+  const regions = new Map((await db.region.findMany({ where: { id: { in: regionIds } }, select: { id: true, name: true, nameEn: true } })).map((r) => [r.id, r]));
   const shape = (r: Record<string, unknown>) => {
     const orders = num(r.orders);
     const offers = num(r.offers);
@@ -66,7 +68,8 @@ export async function dispatchReport(db: DbOrTx, scope: Scope): Promise<Dispatch
       .map((r) => ({
         strategy: String(r.strategy),
         regionId: r.region_id === null ? null : num(r.region_id),
-        region: r.region_id === null ? "" : (regions.get(num(r.region_id)) ?? String(r.region_id)),
+        region: r.region_id === null ? "" : (regions.get(num(r.region_id))?.name ?? String(r.region_id)),
+        regionEn: r.region_id === null ? "" : (regions.get(num(r.region_id))?.nameEn || String(r.region_id)),
         ...shape(r),
       })),
   };
