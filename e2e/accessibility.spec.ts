@@ -12,6 +12,7 @@ const PAGES = [
   "/orders/new",
   "/map",
   "/drivers",
+  "/clients",
   "/balances",
   "/exchange-desk",
   "/certificates",
@@ -55,6 +56,11 @@ test("every console page: no serious or critical accessibility violation", async
   await page.locator(".grid-row[data-order-id]").first().click();
   await expect(page.getByTestId("order-panel")).toBeVisible();
   for (const v of await seriousViolations(page)) found.push(`/orders (card open): ${v}`);
+  // The stands' dialog (parking queues from the console).
+  await page.keyboard.press("Escape");
+  await page.getByTestId("stands-open").click();
+  await expect(page.getByTestId("stand-queues")).toBeVisible();
+  for (const v of await seriousViolations(page)) found.push(`/orders (stands' dialog): ${v}`);
   console.log(found.join("\n"));
   expect(found).toEqual([]);
 });

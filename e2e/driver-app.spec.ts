@@ -149,6 +149,16 @@ test("the driver's app: activation from the console's link, a shift, offers, a t
   await app.getByTestId("queue-leave").click();
   await expect(app.getByTestId("queue-place")).toHaveText("Вы не в очереди");
 
+  // A break (issue 34): on shift, offered nothing, the toggle pressed; then back to work.
+  await app.getByTestId("break-toggle").click();
+  await expect(app.getByTestId("break-toggle")).toHaveAttribute("aria-pressed", "true");
+  await expect(app.getByTestId("break-state")).toHaveText("На перерыве: заказы не предлагаются");
+  expect((await driverApi<{ driver: { on_break: boolean; dispatch: { offered: boolean } } }>(key, "GET", "me")).body.driver).toMatchObject({ on_break: true, dispatch: { offered: false } });
+  await bothLanguages(app, "shift-break");
+  await app.getByTestId("break-toggle").click();
+  await expect(app.getByTestId("break-toggle")).toHaveAttribute("aria-pressed", "false");
+  await expect(app.getByTestId("break-state")).toHaveCount(0);
+
   // An offer pushed by a dispatcher, refused with a reason.
   await offerTo(dispatcher, refusedId, driver.id);
   const sheet = app.getByTestId("driver-offer");

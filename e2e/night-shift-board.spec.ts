@@ -272,3 +272,98 @@ test("the parking queues and the fleet counters follow a driver's app live (ru, 
   await driverApp(baseUrl, key, "shift/end");
   await expect.poll(async () => Number(await counter("away").innerText()) - (await server()).away, { timeout: 15_000 }).toBe(0);
 });
+
+const QUEUE_WORDS = {
+  ru: { offShift: "не на смене", onBreakBadge: "На перерыве", toStand: "на другую стоянку", off: "снять со стоянки", up: "выше в очереди" },
+  en: { offShift: "not on shift", onBreakBadge: "On a break", toStand: "to another stand", off: "off the stand", up: "up the queue" },
+} as const;
+
+for (const lang of ["ru", "en"] as const) {
+  test(`the dispatcher puts a driver on a stand by call sign and Enter, moves and removes one; a break is counted (${lang}, 1366×768)`, async ({ page, shot }) => {
+    const q = QUEUE_WORDS[lang];
+    const { baseUrl, adminEmail, adminPassword } = env();
+    const dispatcher = await signInApi(baseUrl, userOf("DISPATCHER").email, userOf("DISPATCHER").password);
+    const admin = await signInApi(baseUrl, adminEmail, adminPassword);
+    const list = await trpc<{ items: Array<{ id: number; callSign: string; active: boolean; positionAt: string | null }> }>(baseUrl, dispatcher, "drivers.list", { state: "OFFLINE", limit: 100 });
+    const offline = (list.data?.items ?? []).filter((d) => d.active && d.positionAt && /^\d+$/.test(d.callSign));
+    expect(offline.length, "two off-shift demo drivers").toBeGreaterThanOrEqual(2);
+    // A different driver per language (the tests may run one after the other on one server).
+    const driver = offline[lang === "ru" ? 0 : 1]!;
+    const stranger = offline[lang === "ru" ? 2 : 3] ?? offline.at(-1)!;
+    const card = await trpc<{ lat: number; lon: number }>(baseUrl, dispatcher, "map.driver", { driverId: driver.id });
+    const key = (await trpc<{ key: string }>(baseUrl, admin, "referenceAdmin.issueDriverKey", { driverId: driver.id }, "mutation")).data!.key;
+    await driverApp(baseUrl, key, "shift/start", { lat: card.data!.lat, lon: card.data!.lon });
+
+    await startIn(page, lang, 1366, 768);
+    await page.getByTestId("stands-open").focus();
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog");
+    const stands = dialog.getByTestId("stand-queues").locator("section.stand");
+    const first = stands.first();
+    const standId = await first.getAttribute("data-region");
+    const input = first.getByRole("textbox");
+    await expect(input).toBeFocused();
+
+    // A driver off shift: refused with the reason, nobody placed.
+    if (stranger.id !== driver.id) {
+      await page.keyboard.type(stranger.callSign);
+      await page.keyboard.press("Enter");
+      await expect(first.getByRole("alert")).toContainText(q.offShift);
+      await expect(first.getByRole("alert")).toContainText(stranger.callSign);
+      await page.keyboard.press("ControlOrMeta+A");
+      await page.keyboard.press("Backspace");
+    }
+    await page.keyboard.type(driver.callSign);
+    await page.keyboard.press("Enter");
+    await expect(first.locator(`li[data-call-sign="${driver.callSign}"]`)).toBeVisible();
+    await expect(input).toHaveValue("");
+    await shot(`stand-queues-${lang}-1366`);
+    const server = async () => (await trpc<Array<{ regionId: number; drivers: Array<{ callSign: string }> }>>(baseUrl, dispatcher, "dispatch.queues", {})).data!;
+    expect((await server()).find((x) => String(x.regionId) === standId)?.drivers.map((d) => d.callSign)).toContain(driver.callSign);
+
+    // To another stand of the same city by the list (the list offers only those).
+    const second = dialog.locator(`section.stand[data-city="${await first.getAttribute("data-city")}"]`).nth(1);
+    const otherStand = await second.getAttribute("data-region");
+    await first.locator(`li[data-call-sign="${driver.callSign}"]`).getByRole("combobox", { name: `${driver.callSign}: ${q.toStand}` }).selectOption(otherStand);
+    await expect(second.locator(`li[data-call-sign="${driver.callSign}"]`)).toBeVisible();
+    await expect(first.locator(`li[data-call-sign="${driver.callSign}"]`)).toHaveCount(0);
+    // By keyboard an arrow only chooses the stand (a closed list changes at once); Enter moves the driver.
+    const back = second.locator(`li[data-call-sign="${driver.callSign}"]`).getByRole("combobox");
+    await back.focus();
+    await page.keyboard.press("ArrowDown");
+    await expect(back).toHaveValue(standId!);
+    await expect(second.locator(`li[data-call-sign="${driver.callSign}"]`)).toBeVisible();
+    await page.keyboard.press("Enter");
+    await expect(first.locator(`li[data-call-sign="${driver.callSign}"]`)).toBeVisible();
+    await expect(second.locator(`li[data-call-sign="${driver.callSign}"]`)).toHaveCount(0);
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    const chip = page.getByTestId("queues").locator(`[data-region="${standId}"] [data-call-sign="${driver.callSign}"]`);
+    await expect(chip).toBeVisible();
+    await shot(`fleet-queues-${lang}-1366`);
+
+    // A chip opens the dialog on its driver; the off button takes the driver off.
+    await chip.click();
+    const row = dialog.locator(`li[data-call-sign="${driver.callSign}"]`);
+    await row.getByRole("button", { name: `${driver.callSign}: ${q.off}` }).click();
+    await expect(row).toHaveCount(0);
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(chip).toBeHidden();
+
+    // A break: counted, the driver's row in the Drivers page says so.
+    const fleet = page.getByTestId("fleet-strip");
+    const counter = (name: string) => fleet.locator(`[data-counter="${name}"] dd`);
+    const counts = async () => (await trpc<{ onBreak: number; soonFree: number }>(baseUrl, dispatcher, "shift.fleet", {})).data!;
+    await driverApp(baseUrl, key, "break/start");
+    await expect.poll(async () => Number(await counter("onBreak").innerText()) - (await counts()).onBreak, { timeout: 15_000 }).toBe(0);
+    await expect.poll(async () => (await counts()).onBreak, { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+    await expect(counter("soonFree")).toHaveText(/^\d+$/);
+    await shot(`fleet-break-${lang}-1366`);
+    await page.goto(`/drivers`);
+    await page.getByRole("searchbox").or(page.getByRole("textbox").first()).fill(driver.callSign);
+    await expect(page.getByText(q.onBreakBadge).first()).toBeVisible();
+    await driverApp(baseUrl, key, "break/end");
+    await driverApp(baseUrl, key, "shift/end");
+  });
+}

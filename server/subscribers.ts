@@ -10,6 +10,7 @@ import { notifyOrderMoved } from "./notifications/order-moved";
 import { settleOrderBonuses } from "./bonuses/settle";
 import { releaseOrderBonuses } from "./bonuses/reserve";
 import { isDone } from "./orders/states";
+import { chargeCompletionCommission } from "./balances/commission";
 import { exchangeMoveEffects } from "./exchange/participant/move-effects";
 import { carriedByExecutor } from "./exchange/participant/carrier";
 import { setTrackingUrlResolver } from "./sms/tracking-link";
@@ -22,6 +23,8 @@ onOrderMoved("bonuses", async (tx, moved) => {
   else if (isDone(moved.to)) await releaseOrderBonuses(tx, moved.id);
 });
 onOrderMoved("exchange", exchangeMoveEffects);
+// The service's commission on every completion of our driver's order, whoever completes it.
+onOrderMoved("commission", chargeCompletionCommission);
 // "Completed" needs an order a driver carried: an order of ours that the
 // exchange's executor took was carried by their driver (server/orders/carried.ts).
 onForeignCarrier("exchange", carriedByExecutor);

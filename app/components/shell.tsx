@@ -29,6 +29,7 @@ export const NAV: NavItem[] = [
   { href: "/map", label: (t) => t.nav.map, icon: "map", roles: ["DISPATCHER", "MANAGER"] },
   { href: "/drivers", label: (t) => t.nav.drivers, icon: "drivers", roles: ["DISPATCHER", "MANAGER"] },
   { href: "/messages", label: (t) => t.messages.nav, icon: "bell", roles: ["DISPATCHER"] },
+  { href: "/clients", label: (t) => t.clients.nav, icon: "phone", roles: ["DISPATCHER"] },
   { href: "/balances", label: (t) => t.nav.balances, icon: "balances", roles: ["ACCOUNTANT", "ADMIN"] },
   { href: "/exchange-desk", label: (t) => t.nav.exchange, icon: "exchange", roles: ["EXCHANGE_OPERATOR", "DISPATCHER"] },
   { href: "/certificates", label: (t) => t.nav.certificates, icon: "key", roles: ["EXCHANGE_OPERATOR"] },

@@ -3,6 +3,7 @@
 // and the custom server's JavaScript.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
+import { existsSync } from "node:fs";
 // @ts-expect-error: plain JavaScript modules of the build (no declarations)
 import { buildState, root } from "../build-state.mjs";
 // @ts-expect-error: plain JavaScript modules of the build (no declarations)
@@ -10,8 +11,17 @@ import { buildServer } from "../build-server.mjs";
 
 interface State { prismaStale: boolean; nextStale: boolean; serverStale: boolean }
 
-export async function ensureBuilt(distDir: string, log: (m: string) => void): Promise<void> {
+/**
+ * `nextOnlyIfMissing`: the fleet (fleet.ts) serves nothing through Next, so
+ * a Next build older than the server's sources will do there (the custom
+ * server is still rebuilt when stale): a Next build takes minutes here.
+ */
+export async function ensureBuilt(distDir: string, log: (m: string) => void, options: { nextOnlyIfMissing?: boolean } = {}): Promise<void> {
   const state = (buildState as (d: string) => State)(distDir);
+  if (options.nextOnlyIfMissing && state.nextStale && existsSync(path.join(root as string, distDir, "BUILD_ID"))) {
+    log(`the Next build in ${distDir} is older than the sources; the fleet does not use it, so it is not rebuilt`);
+    state.nextStale = false;
+  }
   const run = (args: string[], env: Record<string, string> = {}) => {
     const r = spawnSync(process.execPath, args, { cwd: root as string, stdio: "inherit", env: { ...process.env, ...env } });
     if (r.status !== 0) throw new Error(`failed: node ${args.join(" ")}`);

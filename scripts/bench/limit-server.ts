@@ -7,6 +7,7 @@
 //   GET  /order?uuid=...  the order information query of server/orders/read-order.ts, prepared as there
 //   POST /order           one INSERT of a free order (form: phone, street, house)
 //   GET  /uuids?n=...     uuids of existing orders (for the load generator)
+//   POST /position        a driver's position stored (JSON: id, lat, lon, speed, bearing): one UPDATE (the fleet, fleet.ts)
 //
 // Environment: PORT, and DATABASE_URL (PostgreSQL) or LIMIT_DATA_DIR (PGlite,
 // migrated and given a city, a service and 1,000 orders when empty).
@@ -30,6 +31,10 @@ const INSERT_SQL = `
   INSERT INTO orders (uuid, city_id, service_id, state, status_code, phone, street, house, updated_at)
   VALUES ($1::uuid, $2, $3, 'ON_MODERATION', 80, $4, $5, $6, now())
   RETURNING uuid::text AS uuid`;
+
+const POSITION_SQL = `
+  UPDATE driver SET lat = $2, lon = $3, speed = $4, bearing = $5, position_at = now()
+   WHERE id = $1 RETURNING state::text AS state`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -98,6 +103,13 @@ async function main(): Promise<void> {
           form.get("house") ?? "",
         ]);
         return send(res, 200, { status: "DONE", response: { uuid: row?.uuid } });
+      }
+      if (req.method === "POST" && pathname === "/position") {
+        const chunks: Buffer[] = [];
+        for await (const chunk of req) chunks.push(chunk as Buffer);
+        const p = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: number; lat: number; lon: number; speed: number; bearing: number };
+        const [row] = await query<{ state: string }>(POSITION_SQL, [p.id, p.lat, p.lon, p.speed, p.bearing]);
+        return send(res, 200, row ? { state: row.state } : { status: "ERROR", error: { code: "NOT_FOUND" } });
       }
       if (req.method === "GET" && pathname === "/uuids") {
         const n = Math.min(Number(search.get("n") ?? 100) || 100, 10_000);

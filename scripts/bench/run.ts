@@ -10,6 +10,7 @@
 //   npm run bench -- --only=streets,pre_cost   only the targets whose names contain one of these
 //   npm run bench -- --only=routing      only the routing benchmark (no server, no database, no build)
 //   npm run bench -- --only=reports      only the reports' month on PostgreSQL (no server, no build; reports.ts)
+//   npm run bench -- --fleet             the fleet: 10,000 drivers' positions, offer streams, dispatch rounds (fleet.ts); --short: 1,000
 //   npm run bench -- --soak=10m          the soak: a mixed steady load, memory and p99 each minute (soak.ts)
 //
 // The application runs as in production: plain node on the server's
@@ -25,6 +26,7 @@ import type { TestDb } from "../../tests/support/server";
 import { scrapeMetrics, serverNode, startBenchServer, type BenchServer } from "./server";
 import { ensureBuilt } from "./build";
 import { runSoak, parseDuration } from "./soak";
+import { runFleet } from "./fleet";
 import { prepareDatabase, type PreparedDb } from "../../tests/support/exchange/db";
 import { addParticipants } from "../../tests/support/exchange/fixtures";
 import { startReceiver, type Receiver } from "../../tests/support/exchange/receiver";
@@ -45,6 +47,8 @@ const profile = args.includes("--profile");
 const heap = args.includes("--heap");
 const dbArg = args.find((a) => a.startsWith("--db="))?.slice(5);
 const only = args.find((a) => a.startsWith("--only="))?.slice(7).split(",").filter(Boolean);
+/** --fleet: the driver fleet (fleet.ts): 10,000 drivers' positions and offer streams on PostgreSQL; with --short 1,000. */
+const fleet = args.includes("--fleet");
 const soakArg = args.find((a) => a.startsWith("--soak="))?.slice(7);
 /** --server-flags="--max-semi-space-size=4 ...": extra Node/V8 flags for the server (memory experiments, docs/performance.md). */
 const serverFlags = (args.find((a) => a.startsWith("--server-flags="))?.slice(15) ?? "").split(/\s+/).filter(Boolean);
@@ -652,6 +656,17 @@ async function benchDatabase(kind: TestDb): Promise<DbResult> {
 }
 
 async function main(): Promise<void> {
+  if (fleet) {
+    await ensureBuilt(distDir, log, { nextOnlyIfMissing: true });
+    mkdirSync(outDir, { recursive: true });
+    const fleetProfile = profile ? path.join(outDir, "profiles", "fleet") : undefined;
+    if (fleetProfile) {
+      rmSync(fleetProfile, { recursive: true, force: true });
+      mkdirSync(fleetProfile, { recursive: true });
+    }
+    await runFleet({ short, outDir, distDir, log, vm, profileDir: fleetProfile, startLimit: (url) => startLimit("postgres", { kind: "postgres", env: { DATABASE_URL: url } } as unknown as PreparedDb) });
+    return;
+  }
   if (soakArg) {
     await ensureBuilt(distDir, log);
     mkdirSync(outDir, { recursive: true });

@@ -46,7 +46,8 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startBenchServer(env: Record<string, string>, nodeOptions: string[] = []): Promise<BenchServer> {
+/** `openFiles`: the descriptors the server needs (the fleet's open streams): its soft limit is raised to that (never above the hard one). */
+export async function startBenchServer(env: Record<string, string>, nodeOptions: string[] = [], openFiles?: number): Promise<BenchServer> {
   const [port, metricsPort] = [await freePort(), await freePort()];
   const dataDir = env.DATA_DIR ? undefined : mkdtempSync(path.join(tmpdir(), "taxi-bench-app-"));
   const apiKey = `bench-key-${randomBytes(12).toString("hex")}`;
@@ -75,7 +76,10 @@ export async function startBenchServer(env: Record<string, string>, nodeOptions:
   if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
   let output = "";
   const started = performance.now();
-  const child = spawn(serverNode, ["--enable-source-maps", ...nodeOptions, path.join(root, "build", "server", "main.mjs")], { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const argv = ["--enable-source-maps", ...nodeOptions, path.join(root, "build", "server", "main.mjs")];
+  const child = openFiles
+    ? spawn("sh", ["-c", `ulimit -n ${openFiles} 2>/dev/null || ulimit -n $(ulimit -Hn); exec "$0" "$@"`, serverNode, ...argv], { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"] })
+    : spawn(serverNode, argv, { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout?.on("data", (c: Buffer) => (output += c.toString()));
   child.stderr?.on("data", (c: Buffer) => (output += c.toString()));
   const url = `http://127.0.0.1:${port}`;

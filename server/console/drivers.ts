@@ -19,6 +19,7 @@ export const driverRowSelect = {
   positionAt: true,
   appSeenAt: true,
   awaySince: true,
+  onBreak: { select: { since: true } },
   region: { select: { id: true, name: true, nameEn: true } },
   car: { select: { brand: true, model: true, color: true, regNumber: true, carClass: true } },
   services: { select: { serviceId: true } },
@@ -68,9 +69,9 @@ export async function listDrivers(db: Db, input: ListDriversInput) {
   const byState = { OFFLINE: 0, FREE: 0, BUSY: 0 };
   for (const c of counts) byState[c.state] = c._count._all;
   const page = toPage(rows, input.limit);
-  const items = page.items.map(({ appSeenAt, ...row }) => {
+  const items = page.items.map(({ appSeenAt, onBreak, ...row }) => {
     const l = livenessOf({ awaySince: row.awaySince, positionAt: row.positionAt, appSeenAt });
-    return { ...row, dispatch: row.state === "OFFLINE" ? null : { away: l.away, stalePosition: l.stalePosition, silentApp: l.silentApp } };
+    return { ...row, dispatch: row.state === "OFFLINE" ? null : { away: l.away, onBreak: onBreak !== null, stalePosition: l.stalePosition, silentApp: l.silentApp } };
   });
   return { ...page, items, counts: byState, notOffered: await db.driver.count({ where: { active: true, ...notOfferedWhere() } }) };
 }
@@ -79,7 +80,7 @@ export async function listDrivers(db: Db, input: ListDriversInput) {
 function notOfferedWhere(): Prisma.DriverWhereInput {
   const cfg = config();
   const before = (seconds: number) => new Date(Date.now() - seconds * 1000);
-  const or: Prisma.DriverWhereInput[] = [{ awaySince: { not: null } }];
+  const or: Prisma.DriverWhereInput[] = [{ awaySince: { not: null } }, { onBreak: { isNot: null } }];
   if (cfg.DISPATCH_POSITION_MAX_AGE_SECONDS > 0) or.push({ positionAt: null }, { positionAt: { lt: before(cfg.DISPATCH_POSITION_MAX_AGE_SECONDS) } });
   if (cfg.DISPATCH_APP_SILENT_SECONDS > 0) or.push({ appSeenAt: null }, { appSeenAt: { lt: before(cfg.DISPATCH_APP_SILENT_SECONDS) } });
   return { state: { in: ["FREE", "BUSY"] }, OR: or };

@@ -1,7 +1,7 @@
 // The dispatcher's most frequent gesture: a call sign typed in the order's
 // card and Enter. The driver is checked against the dispatch rules first, so
 // that a refusal says why in the operator's words (not on shift, another
-// service, busy, balance below the service's minimum, blocked); then the
+// service, busy, on a break, balance below the service's minimum, blocked); then the
 // order goes the way it would by hand: an order on moderation is approved to
 // the driver, a free order is offered to them (the offer's own checks under
 // its locks stay the final word), an advance order gets an advance offer.
@@ -15,7 +15,7 @@ import { approveModeratedOrder } from "../orders/approve-moderated-order";
 import { isDone, isOrderState } from "../orders/states";
 
 /** Why a driver may not take the order; null: they may. Keys of serverMessages' reasons. */
-export type DriverUnfit = "driverUnknown" | "driverBlocked" | "driverOffShift" | "driverOtherService" | "driverBusy" | "driverLowBalance" | "driverRefused";
+export type DriverUnfit = "driverUnknown" | "driverBlocked" | "driverOffShift" | "driverOtherService" | "driverBusy" | "driverLowBalance" | "driverRefused" | "driverOnBreak";
 
 const OFFER_STATES = ["FREE", "FREE_LONG", "ORDER_ON_RADIO", "PREORDER_FREE"];
 
@@ -50,6 +50,7 @@ export async function giveToDriverByCallSign(db: Db, input: { orderId: number; c
   if (!driver.services.some((s) => s.serviceId === order.serviceId)) refuse("driverOtherService", who);
   const live = await db.dispatchOffer.findFirst({ where: { driverId: driver.id, state: "LIVE" }, select: { id: true } });
   if (driver.state === "BUSY" || live) refuse("driverBusy", who);
+  if (await db.driverBreak.findUnique({ where: { driverId: driver.id }, select: { driverId: true } })) refuse("driverOnBreak", who);
   const settings = (await loadSettings(db)).forOrder(order.serviceId, order.regionId);
   if (settings && driver.balance < settings.minBalance) {
     // Kopecks as text: the message formats them in the operator's language.

@@ -6,6 +6,7 @@
 import { config } from "../config";
 import { db } from "../db";
 import { log } from "../log";
+import { metrics } from "../metrics/registry";
 import { raiseFreeLong } from "./alerts";
 import { advanceRound } from "./advance";
 import { dispatchRound, newRoundState } from "./round";
@@ -17,7 +18,17 @@ export function startDispatchJob(): () => Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   const turn = async () => {
-    await dispatchRound(db(), state);
+    const t0 = performance.now();
+    const report = await dispatchRound(db(), state);
+    const seconds = (performance.now() - t0) / 1000;
+    const m = metrics();
+    m.dispatchRound.observe(seconds);
+    m.dispatchRoundLast.set({ figure: "seconds" }, seconds);
+    m.dispatchRoundLast.set({ figure: "orders" }, report.orders);
+    m.dispatchRoundLast.set({ figure: "drivers" }, report.drivers);
+    m.dispatchRoundLast.set({ figure: "pairs" }, report.pairs);
+    m.dispatchRoundLast.set({ figure: "offers" }, report.offers);
+    m.dispatchRoundLast.set({ figure: "plan_seconds" }, report.planSeconds);
     await raiseFreeLong(db());
     await advanceRound(db());
   };

@@ -7,9 +7,10 @@
 // taking or moving an order, joining a queue, or a position report that
 // shows the car moved (a live app in a pocket keeps reporting the same spot,
 // so a mere report would bring the driver straight back to time out again).
-import type { DbOrTx, Tx } from "../db";
+import type { Db, Tx } from "../db";
 import { config } from "../config";
 import { sqlQuery } from "../db/sql";
+import { writeBatcher, type WriteBatcher } from "../db/write-batcher";
 
 /** Driver app operations that are a driver's own act: they bring an away driver back. */
 const ACTING_PATHS: ReadonlySet<string> = new Set([
@@ -21,10 +22,8 @@ const ACTING_PATHS: ReadonlySet<string> = new Set([
   "orders/status",
   "orders/complete",
   "queue/join",
+  "break/end",
 ]);
-
-/** Position reports: they bring an away driver back only when the car has moved. */
-const POSITION_PATHS: ReadonlySet<string> = new Set(["position", "positions"]);
 
 /** Degrees of latitude (about 110 m) a car must move from where it was set away to count as acting. */
 export const MOVED_DEGREES = 0.001;
@@ -41,26 +40,42 @@ function seenWrites(): Map<number, number> {
   return (holder[seenKey] ??= new Map());
 }
 
+// The writes of app_seen_at that fall together go in one statement (a
+// fleet's phones call all the time: docs/performance.md); each caller still
+// waits until its own is written.
+const seenBatchKey = Symbol.for("taxi.dispatchAppSeenBatch");
+type SeenBatchHolder = { [seenBatchKey]?: { db: Db; batcher: WriteBatcher<number> } };
+function seenBatcher(db: Db): WriteBatcher<number> {
+  const holder = globalThis as SeenBatchHolder;
+  const current = holder[seenBatchKey];
+  if (current && current.db === db) return current.batcher;
+  const batcher = writeBatcher<number>(async (ids) => {
+    await sqlQuery(db, `UPDATE driver SET app_seen_at = now() WHERE id = ANY($1::int[])`, [[...new Set(ids)]]);
+  });
+  holder[seenBatchKey] = { db, batcher };
+  return batcher;
+}
+
 /** The app is alive: stored at most every SEEN_WRITE_SECONDS per driver and process. */
-export async function noteAppSeen(db: DbOrTx, driverId: number, now = Date.now()): Promise<void> {
+export async function noteAppSeen(db: Db, driverId: number, now = Date.now()): Promise<void> {
   const writes = seenWrites();
   const last = writes.get(driverId);
   if (last !== undefined && now - last < SEEN_WRITE_SECONDS * 1000) return;
   if (writes.size > 100_000) writes.clear();
   writes.set(driverId, now);
-  await sqlQuery(db, `UPDATE driver SET app_seen_at = now() WHERE id = $1`, [driverId]);
+  await seenBatcher(db).add(driverId);
 }
 
-/** A successful driver app call: the app is alive, and an act brings an away driver back. */
-export async function noteDriverCall(db: DbOrTx, driverId: number, operationPath: string): Promise<void> {
+/**
+ * A successful driver app call: the app is alive, and an act brings an away
+ * driver back. A position report does that in its own statement, only when
+ * the car moved (server/driver-app/shift.ts, reportPosition).
+ */
+export async function noteDriverCall(db: Db, driverId: number, operationPath: string): Promise<void> {
   await noteAppSeen(db, driverId);
   if (ACTING_PATHS.has(operationPath)) {
     await sqlQuery(db, `UPDATE driver SET missed_offers = 0, away_since = NULL, away_lat = NULL, away_lon = NULL
         WHERE id = $1 AND (missed_offers <> 0 OR away_since IS NOT NULL)`, [driverId]);
-  } else if (POSITION_PATHS.has(operationPath)) {
-    await sqlQuery(db, `UPDATE driver SET missed_offers = 0, away_since = NULL, away_lat = NULL, away_lon = NULL
-        WHERE id = $1 AND away_since IS NOT NULL
-          AND (away_lat IS NULL OR lat IS NULL OR abs(lat - away_lat) > $2 OR abs(lon - away_lon) > $2 * 1.8)`, [driverId, MOVED_DEGREES]);
   }
 }
 
@@ -100,10 +115,11 @@ export async function countTimeoutInTx(tx: Tx, driverId: number): Promise<boolea
 /**
  * The SQL condition (on the alias `d`) a driver must meet to be offered
  * orders automatically: not away, a fresh position, a live app. Numbers come
- * from the validated configuration, never from a request.
+ * from the validated configuration, never from a request. Not on a break.
  */
 export function liveCandidateSql(settings: LivenessSettings = livenessSettings()): string {
-  const parts = ["d.away_since IS NULL"];
+  // A driver on a break (driver_break, issue 34) is on shift but offered nothing.
+  const parts = ["d.away_since IS NULL", "NOT EXISTS (SELECT 1 FROM driver_break b WHERE b.driver_id = d.id)"];
   if (settings.positionMaxAgeSeconds > 0) {
     parts.push(`d.position_at > now() - make_interval(secs => ${Math.trunc(settings.positionMaxAgeSeconds)})`);
   }

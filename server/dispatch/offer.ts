@@ -78,6 +78,9 @@ export async function makeOfferInTx(tx: Tx, input: MakeOfferInput): Promise<Made
   }
   const busy = await tx.dispatchOffer.findFirst({ where: { driverId: driver.id, state: "LIVE" }, select: { id: true } });
   if (busy) throw new OfferRefused("CONFLICT", { reason: "the driver is answering another offer", reasonKey: "driverOffered" });
+  // A driver on a break is offered nothing (issue 34); the break is taken under the same row lock.
+  const onBreak = await tx.driverBreak.findUnique({ where: { driverId: driver.id }, select: { driverId: true } });
+  if (onBreak) throw new OfferRefused("CONFLICT", { reason: "the driver is on a break", reasonKey: "driverOnBreak", callSign: driver.call_sign });
   // Taken after the locks: an offer starts after the previous one of this order or driver ended.
   const sentAt = new Date();
   const deadline = new Date(sentAt.getTime() + input.acceptSeconds * 1000);

@@ -17,9 +17,65 @@ import { adaptToScarcity } from "./core/scarcity";
 import { config } from "../config";
 import { queueAssign } from "./core/queue-rule";
 import type { Assignment, DriverToDispatch, OrderToDispatch } from "./core/types";
+import { isCandidate, radiusNowKm } from "./core/eligibility";
 import { readChainDrivers, readExpiredOffers, readFreeDrivers, readFreeOrders, readQueuePlaces, withdrawStaleOffers, type FreeOrderRow } from "./data";
 import { loadSettings, type DispatchSettings } from "./settings";
 import { moveIfStill } from "./timed-moves";
+
+/**
+ * Offers made at once in a round. Four at a time shortened the rounds but
+ * slowed every position report of a 1,000-driver fleet several times over
+ * (docs/performance.md, "A fleet of ten thousand", runs 5 and 6): one at a
+ * time, as before, until the offer's transaction is cheaper.
+ */
+const OFFER_CONCURRENCY = 1;
+
+/**
+ * The drivers who are a candidate of at least one order by the rules that
+ * need no arrival time (service, balance, options, refusals, the straight-line
+ * radius), found through a grid of cells a radius wide; and how many such
+ * pairs there are.
+ */
+export function candidatePool(orders: readonly OrderToDispatch[], drivers: readonly DriverToDispatch[]): { pool: DriverToDispatch[]; pairs: number } {
+  const maxKm = Math.max(0, ...orders.map((o) => radiusNowKm(o)));
+  if (orders.length === 0 || drivers.length === 0 || maxKm <= 0) return { pool: [], pairs: 0 };
+  const cellLat = maxKm / 111;
+  const cellLon = maxKm / (111 * Math.max(0.1, Math.cos((orders[0]!.lat * Math.PI) / 180)));
+  const cellOf = (lat: number, lon: number) => [Math.floor(lat / cellLat), Math.floor(lon / cellLon)] as const;
+  const grid = new Map<string, number[]>();
+  drivers.forEach((d, j) => {
+    const [a, b] = cellOf(d.lat, d.lon);
+    const key = `${a}:${b}`;
+    const list = grid.get(key);
+    if (list) list.push(j);
+    else grid.set(key, [j]);
+  });
+  const inPool = new Set<number>();
+  let pairs = 0;
+  // The parking-queue rule offers a QUEUE region's order to its queue whatever the distance (core/queue-rule.ts).
+  const queued = new Map<number, number[]>();
+  drivers.forEach((d, j) => {
+    if (d.queue) queued.set(d.queue.regionId, [...(queued.get(d.queue.regionId) ?? []), j]);
+  });
+  for (const o of orders) {
+    if (o.rules.mode === "QUEUE" && o.regionId !== null) {
+      for (const j of queued.get(o.regionId) ?? []) inPool.add(j);
+    }
+    const [a, b] = cellOf(o.lat, o.lon);
+    for (let x = a - 1; x <= a + 1; x++) {
+      for (let y = b - 1; y <= b + 1; y++) {
+        for (const j of grid.get(`${x}:${y}`) ?? []) {
+          // The arrival time is not known yet: 0 stands for "reachable" here; the plan checks the real one.
+          if (isCandidate(o, drivers[j]!, 0)) {
+            pairs += 1;
+            inPool.add(j);
+          }
+        }
+      }
+    }
+  }
+  return { pool: drivers.filter((_, j) => inPool.has(j)), pairs };
+}
 
 export interface RoundState {
   /** When each city last had a batch (pacing only; correctness never depends on it). */
@@ -30,6 +86,12 @@ export interface RoundReport {
   offers: number;
   expired: number;
   toRadio: number;
+  /** Free orders and free drivers the round weighed, and the candidate pairs among them (the round's size, for the metrics). */
+  orders: number;
+  drivers: number;
+  pairs: number;
+  /** Seconds from the round's start to its plan (the reads, the arrival times, the assignment), before the offers are made. */
+  planSeconds: number;
 }
 
 export function newRoundState(): RoundState {
@@ -53,7 +115,8 @@ interface Candidate {
 }
 
 export async function dispatchRound(db: Db, state: RoundState, now = new Date()): Promise<RoundReport> {
-  const report: RoundReport = { offers: 0, expired: 0, toRadio: 0 };
+  const report: RoundReport = { offers: 0, expired: 0, toRadio: 0, orders: 0, drivers: 0, pairs: 0, planSeconds: 0 };
+  const started = performance.now();
   const settings = await loadSettings(db);
   if (settings.empty) return report;
   report.expired = await sweepOffers(db);
@@ -86,10 +149,21 @@ export async function dispatchRound(db: Db, state: RoundState, now = new Date())
     if (chosen.length === 0) continue;
     // More free orders than free cars: the radius capped, no chains (core/scarcity.ts, measured in docs/dispatch.md).
     const orders = adaptToScarcity(chosen.map((c) => c.input), drivers, config().DISPATCH_SCARCE_RADIUS_KM);
-    const matrix = await arrivalTimes(db, cityId, orders, drivers, now);
-    const assignments = planCity(chosen, orders, drivers, matrix, batchDue);
+    // Only the drivers within some order's radius (and its other rules) get
+    // arrival times: the pairs are sparse, not every order × every car.
+    const { pool, pairs } = candidatePool(orders, drivers);
+    report.orders += orders.length;
+    report.drivers += drivers.length;
+    report.pairs += pairs;
+    if (pool.length === 0) continue;
+    const matrix = await arrivalTimes(db, cityId, orders, pool, now);
+    const assignments = planCity(chosen, orders, pool, matrix, batchDue);
+    report.planSeconds = (performance.now() - started) / 1000;
     const byOrder = new Map(chosen.map((c) => [c.row.id, c]));
-    for (const a of assignments) {
+    // The offers are independent (each its own order and driver, each under
+    // its own row locks), so they may go OFFER_CONCURRENCY at a time.
+    let next = 0;
+    const offerOne = async (a: Assignment) => {
       const c = byOrder.get(a.orderId)!;
       const made = await makeOffer(db, {
         orderId: a.orderId,
@@ -111,7 +185,12 @@ export async function dispatchRound(db: Db, state: RoundState, now = new Date())
         return undefined;
       });
       if (made) report.offers += 1;
-    }
+    };
+    await Promise.all(
+      Array.from({ length: Math.min(OFFER_CONCURRENCY, assignments.length) }, async () => {
+        while (next < assignments.length) await offerOne(assignments[next++]!);
+      }),
+    );
   }
   return report;
 }

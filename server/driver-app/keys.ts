@@ -81,10 +81,16 @@ export async function revokeDriverAppKey(db: DbOrTx, callSign: string): Promise<
   announceDriverAccessChanged(driver.id);
 }
 
-// Every call of a driver app is authenticated; a short cache keeps that off
-// the database. A new key, a revocation or a disabled driver clears it on
-// every instance (announceDriverAccessChanged).
-const CACHE_MS = 5_000;
+// Every call of a driver app is authenticated; a cache keeps that off the
+// database. A new key, a revocation or a disabled driver clears it on every
+// instance at once (announceDriverAccessChanged, carried between instances by
+// the event relay), so the time limit is only the fallback for a change made
+// behind the server's back (plain SQL). It is longer than a phone's position
+// period (5 s): with 5 s, nearly every position paid a query (docs/performance.md,
+// "A fleet of ten thousand").
+const CACHE_MS = 60_000;
+/** Entries kept at most (a fleet of 10,000 drivers and their replaced keys); more clears the cache. */
+const CACHE_MAX = 50_000;
 const cacheKey = Symbol.for("taxi.driverAppKeyCache");
 type Cached = { identity: DriverIdentity | null; at: number };
 type Holder = { [cacheKey]?: Map<string, Cached> };
@@ -118,7 +124,7 @@ export async function authenticateDriver(db: DbOrTx, key: string | undefined): P
   }
   const row = await db.driver.findUnique({ where: { appKeyHash: hash }, select: { id: true, callSign: true, cityId: true, active: true } });
   const identity = row && row.active ? { id: row.id, callSign: row.callSign, cityId: row.cityId, keyHash: hash } : null;
-  if (cache().size > 10_000) cache().clear();
+  if (cache().size > CACHE_MAX) cache().clear();
   cache().set(hash, { identity, at: now });
   if (!identity) throw new AuthError("UNAUTHORIZED", { reason: "unknown or replaced driver app key" });
   return identity;

@@ -13,10 +13,11 @@ export const dispatchLivenessSchema = z.object({
   silent_app: z.boolean(),
 });
 
-export function dispatchLivenessView(d: { awaySince: Date | null; positionAt: Date | null; appSeenAt: Date | null }): z.input<typeof dispatchLivenessSchema> {
+export function dispatchLivenessView(d: { awaySince: Date | null; positionAt: Date | null; appSeenAt: Date | null; onBreak?: unknown }): z.input<typeof dispatchLivenessSchema> {
   const l = livenessOf(d);
   return {
-    offered: isOfferable(l),
+    // A break (issue 34, driver_break) offers nothing either.
+    offered: isOfferable(l) && !d.onBreak,
     away: l.away,
     away_since: l.awaySince?.toISOString() ?? null,
     stale_position: l.stalePosition,

@@ -9,7 +9,7 @@
 import { config } from "../config";
 import type { Db } from "../db";
 import { AuthError } from "../errors";
-import { subscribe, type LiveEvent } from "../events/bus";
+import { subscribeDriver, type LiveEvent } from "../events/bus";
 import { errorMessage } from "../i18n/errors";
 import type { DriverIdentity } from "./keys";
 import { noteAppSeen } from "../dispatch/liveness";
@@ -62,7 +62,7 @@ export function nextOfferEvent(driverId: number, ms: number, signal?: AbortSigna
       resolve(value);
     };
     const aborted = () => done(false);
-    const stop = subscribe((event) => {
+    const stop = subscribeDriver(driverId, (event) => {
       if ((event.type === "offer.changed" && event.driverId === driverId && event.state === "LIVE") || accessChanged(driverId)(event)) done(true);
     });
     const timer = setTimeout(() => done(false), ms);
@@ -143,7 +143,7 @@ function nextOfferChange(driverId: number, ms: number, signal: AbortSignal): Pro
       resolve(value);
     };
     const aborted = () => done(false);
-    const stop = subscribe((event) => {
+    const stop = subscribeDriver(driverId, (event) => {
       if ((event.type === "offer.changed" && event.driverId === driverId) || accessChanged(driverId)(event)) done(true);
       if (event.type === "driver.message" && event.driverId === driverId && event.sender === "DISPATCHER") done(true);
     });

@@ -26,6 +26,7 @@ export async function driverProfile(db: Db, me: DriverIdentity) {
       positionAt: true,
       appSeenAt: true,
       awaySince: true,
+      onBreak: { select: { since: true } },
       services: { select: { serviceId: true, service: { select: { name: true, nameEn: true } } }, orderBy: { serviceId: "asc" } },
       car: { select: { brand: true, model: true, color: true, regNumber: true, carClass: true } },
       shifts: { where: { endedAt: null }, select: { id: true, startedAt: true }, orderBy: { id: "desc" }, take: 1 },
@@ -39,6 +40,8 @@ export async function driverProfile(db: Db, me: DriverIdentity) {
     last_name: driver.lastName,
     state: driver.state,
     on_shift: driver.state !== "OFFLINE",
+    // On shift but offered nothing (issue 34).
+    on_break: driver.onBreak !== null,
     shift_id: shift?.id ?? null,
     shift_started_at: shift?.startedAt.toISOString() ?? null,
     balance: kopecksToRoubles(driver.balance),

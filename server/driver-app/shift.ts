@@ -6,7 +6,8 @@ import { publish } from "../events/bus";
 import { regionAt } from "../geo/regions";
 import { lockDriver } from "../orders/commands/driver-party";
 import { DRIVER_HOLDING_STATES } from "../orders/states";
-import { leaveQueue, leaveQueueUnlessIn } from "../dispatch/queue";
+import { leaveQueue } from "../dispatch/queue";
+import { MOVED_DEGREES } from "../dispatch/liveness";
 import type { DriverIdentity } from "./keys";
 import { sqlQuery } from "../db/sql";
 
@@ -62,6 +63,7 @@ export async function endShift(db: Db, me: DriverIdentity) {
     const closed = await tx.shift.updateMany({ where: { driverId: me.id, endedAt: null }, data: { endedAt: now } });
     if (driver.state !== "OFFLINE") await tx.driver.update({ where: { id: me.id }, data: { state: "OFFLINE", speed: 0 }, select: { id: true } });
     await leaveQueue(tx, me.id);
+    await tx.driverBreak.deleteMany({ where: { driverId: me.id } });
     return { closed: closed.count, at: now };
   });
   await publishDriver(db, me.id);
@@ -79,29 +81,47 @@ export async function endShift(db: Db, me: DriverIdentity) {
 export async function reportPosition(db: Db, me: DriverIdentity, p: PositionInput & { at?: Date }) {
   const place = await positionData(db, me, p);
   const at = p.at ?? place.positionAt;
+  // One statement (a position is the fleet's most frequent write: each of
+  // 10,000 drivers every few seconds, docs/performance.md): the driver's row,
+  // the track of an order IN_PROCESS, the parking queue left when the newer
+  // fix takes the car out of the stand's region (or the driver is not FREE;
+  // a driver a dispatcher put on a stand while the car stood elsewhere keeps
+  // the place until then), and an away
+  // driver brought back when the fix shows the car moved (liveness.ts).
+  const newer = `(position_at IS NULL OR position_at <= $6)`;
+  const moved = `(away_since IS NOT NULL AND (away_lat IS NULL OR (CASE WHEN ${newer} THEN $2 ELSE lat END) IS NULL
+      OR abs((CASE WHEN ${newer} THEN $2 ELSE lat END) - away_lat) > $8
+      OR abs((CASE WHEN ${newer} THEN $3 ELSE lon END) - away_lon) > $8 * 1.8))`;
   const rows = await sqlQuery<{ state: string; newer: boolean }>(
     db,
-    `WITH d AS (
+    `WITH prev AS (SELECT region_id AS old_region FROM driver WHERE id = $1),
+     d AS (
        UPDATE driver SET
-         lat = CASE WHEN position_at IS NULL OR position_at <= $6 THEN $2 ELSE lat END,
-         lon = CASE WHEN position_at IS NULL OR position_at <= $6 THEN $3 ELSE lon END,
-         speed = CASE WHEN position_at IS NULL OR position_at <= $6 THEN $4 ELSE speed END,
-         bearing = CASE WHEN position_at IS NULL OR position_at <= $6 THEN $5 ELSE bearing END,
-         region_id = CASE WHEN position_at IS NULL OR position_at <= $6 THEN $7 ELSE region_id END,
-         position_at = GREATEST(position_at, $6)
+         lat = CASE WHEN ${newer} THEN $2 ELSE lat END,
+         lon = CASE WHEN ${newer} THEN $3 ELSE lon END,
+         speed = CASE WHEN ${newer} THEN $4 ELSE speed END,
+         bearing = CASE WHEN ${newer} THEN $5 ELSE bearing END,
+         region_id = CASE WHEN ${newer} THEN $7 ELSE region_id END,
+         position_at = GREATEST(position_at, $6),
+         missed_offers = CASE WHEN ${moved} THEN 0 ELSE missed_offers END,
+         away_lat = CASE WHEN ${moved} THEN NULL ELSE away_lat END,
+         away_lon = CASE WHEN ${moved} THEN NULL ELSE away_lon END,
+         away_since = CASE WHEN ${moved} THEN NULL ELSE away_since END
        WHERE id = $1 AND state <> 'OFFLINE'
        RETURNING state, position_at = $6 AS newer),
      t AS (
        INSERT INTO order_track (order_id, lat, lon, speed, at)
-       SELECT o.id, $2, $3, $4, $6 FROM orders o, d WHERE d.state = 'BUSY' AND o.driver_id = $1 AND o.state = 'IN_PROCESS')
+       SELECT o.id, $2, $3, $4, $6 FROM orders o, d WHERE d.state = 'BUSY' AND o.driver_id = $1 AND o.state = 'IN_PROCESS'),
+     q AS (
+       DELETE FROM dispatch_queue_entry e USING d, prev
+        WHERE e.driver_id = $1 AND d.newer
+          AND (d.state <> 'FREE' OR (prev.old_region IS NOT NULL AND prev.old_region IS DISTINCT FROM $7::int AND e.region_id = prev.old_region)))
      SELECT state::text AS state, newer FROM d`,
-    [me.id, place.lat, place.lon, place.speed, place.bearing, at, place.regionId],
+    [me.id, place.lat, place.lon, place.speed, place.bearing, at, place.regionId, MOVED_DEGREES],
   );
   const row = rows[0];
   if (!row) throw new OrderError("CONFLICT", { reason: "not on shift: start a shift first" });
   if (row.newer) {
-    // Out of the parking region (or busy): out of its queue.
-    await leaveQueueUnlessIn(db, me.id, row.state === "FREE" ? place.regionId : null);
     publish({
       type: "driver.changed",
       driverId: me.id,

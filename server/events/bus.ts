@@ -75,3 +75,41 @@ export function subscribe(listener: (event: LiveEvent) => void): () => void {
   bus().emitter.on("event", handler);
   return () => bus().emitter.off("event", handler);
 }
+
+// Per-driver listeners (a driver's offer stream or long poll): one listener
+// on the bus hands each event about a driver to that driver's listeners only.
+// With 10,000 open offer streams, a listener each on the bus ran 10,000
+// callbacks for every event — 2,000 position events a second made that 20
+// million calls a second (docs/performance.md, "A fleet of ten thousand").
+const driverKey = Symbol.for("taxi.eventBus.drivers");
+type DriverHolder = { [driverKey]?: Map<number, Set<(event: LiveEvent) => void>> };
+
+/** The driver an event concerns for that driver's own streams, if any (a move on the map is not one). */
+function driverOf(event: LiveEvent): number | undefined {
+  if (event.type === "offer.changed" || event.type === "driver.accessRevoked" || event.type === "driver.message") return event.driverId;
+  return undefined;
+}
+
+/** Listens to the events about one driver: offers, access changes, messages. */
+export function subscribeDriver(driverId: number, listener: (event: LiveEvent) => void): () => void {
+  const holder = globalThis as DriverHolder;
+  let byDriver = holder[driverKey];
+  if (!byDriver) {
+    const map = new Map<number, Set<(event: LiveEvent) => void>>();
+    byDriver = map;
+    holder[driverKey] = map;
+    subscribe((event) => {
+      const id = driverOf(event);
+      if (id === undefined) return;
+      const set = map.get(id);
+      if (set) for (const l of [...set]) l(event);
+    });
+  }
+  const set = byDriver.get(driverId) ?? new Set();
+  set.add(listener);
+  byDriver.set(driverId, set);
+  return () => {
+    set.delete(listener);
+    if (set.size === 0 && byDriver.get(driverId) === set) byDriver.delete(driverId);
+  };
+}

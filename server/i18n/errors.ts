@@ -137,6 +137,11 @@ const REASONS_RU: Array<[RegExp, (...groups: string[]) => string]> = [
   [/^the driver app key was replaced or revoked$/, () => "ключ приложения водителя заменён или отозван"],
   [/^stale$/, () => "заказ изменён другим пользователем; обновите его"],
   [/^finished$/, () => "заказ уже завершён"],
+  [/^the driver is on a break$/, () => "водитель на перерыве"],
+  [/^only a free driver takes a break$/, () => "перерыв берёт только свободный водитель"],
+  [/^the driver is not active$/, () => "водитель заблокирован"],
+  [/^the stand is in another city$/, () => "стоянка в другом городе"],
+  [/^no driver with this call sign$/, () => "водителя с таким позывным нет"],
 ];
 
 /** The Russian wording of a reason, or undefined (then a Russian message leaves it out). */

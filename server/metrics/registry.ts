@@ -67,6 +67,18 @@ function create() {
       labelNames: ["result"] as const,
       registers,
     }),
+    dispatchRound: new Histogram({
+      name: "taxi_dispatch_round_seconds",
+      help: "One round of automatic dispatch in this instance (server/dispatch/job.ts): the sweep, the reads, the arrival times, the plan and the offers",
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    }),
+    dispatchRoundLast: new Gauge({
+      name: "taxi_dispatch_round_last",
+      help: "The last round of automatic dispatch: seconds it took, free orders and free drivers it considered, pairs whose arrival time was computed, offers made",
+      labelNames: ["figure"] as const,
+      registers,
+    }),
     gauge: (name: string, help: string, labelNames: string[], collect: (g: Gauge) => void | Promise<void>) =>
       new Gauge({ name, help, labelNames, registers, collect(this: Gauge) { return collect(this); } }),
   };

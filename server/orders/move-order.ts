@@ -42,6 +42,10 @@ export interface MovedOrder {
   version: number;
   /** Drivers whose state (free/busy) this move changed. */
   changedDrivers?: number[];
+  /** Who made the move (the effects record it: the commission's ledger entry). */
+  actor?: Actor;
+  /** The driver's balance after an effect of the move changed it (the commission on completion), for the consoles. */
+  driverBalance?: { driverId: number; balance: string };
 }
 
 interface LockedOrder {
@@ -139,6 +143,7 @@ export async function moveOrderInTx(tx: Tx, input: MoveOrderInput): Promise<Move
     driverId: updated.driverId,
     regionId: updated.regionId,
     version: updated.version,
+    actor: input.actor,
   };
   moved.changedDrivers = await syncDriverState(tx, order.driver_id, updated.driverId);
   await runMoveSubscribers(tx, moved);
@@ -185,6 +190,9 @@ export function publishMoves(moves: MovedOrder[]): void {
     });
   }
   if (moves.length) wakeOutbox();
+  for (const { driverBalance } of moves) {
+    if (driverBalance) publish({ type: "balance.changed", account: "driver", id: driverBalance.driverId, balance: driverBalance.balance });
+  }
   const drivers = [...new Set(moves.flatMap((m) => m.changedDrivers ?? []))];
   if (drivers.length) void publishDriverStates(processDb(), drivers).catch(() => undefined);
 }

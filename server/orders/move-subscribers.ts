@@ -1,5 +1,5 @@
 // What a move of an order causes in other domains (the client's SMS and the
-// integrator's callback, bonuses, the exchange), as subscribers that those
+// integrator's callback, bonuses, the exchange, the driver's commission), as subscribers that those
 // domains register at start-up (server/subscribers.ts). orders/ thereby
 // imports none of them. Each runs inside the move's transaction, in the
 // fixed order of SUBSCRIBERS, so its writes commit or roll back with the move.
@@ -11,7 +11,8 @@
 import type { Tx } from "../db";
 import type { MovedOrder } from "./move-order";
 
-export const SUBSCRIBERS = ["notifications", "bonuses", "exchange"] as const;
+// The commission reads the amount after the bonuses are settled, as the driver's completion always did.
+export const SUBSCRIBERS = ["notifications", "bonuses", "exchange", "commission"] as const;
 export type MoveSubscriberName = (typeof SUBSCRIBERS)[number];
 export type MoveSubscriber = (tx: Tx, moved: MovedOrder) => Promise<void>;
 

@@ -5,9 +5,9 @@
 // One row per call: (source, externalId) is unique, so the several events of
 // one call, or the same event heard by several instances, make one row, and
 // only the change of a row is published (live event call.changed). The
-// pop-up goes to the dispatcher whose extension rings; when the extension
-// belongs to nobody, to every dispatcher (each console that is open is on
-// shift). Values from the PBX are bounded and kept as text: the console
+// pop-up goes to the dispatcher whose extension rings (to each of them when
+// a ring group rings several: phone_call_ring); when the extension belongs to
+// nobody, to every dispatcher (each console that is open is on shift). Values from the PBX are bounded and kept as text: the console
 // renders them as text, never as markup.
 import type { Db } from "../db";
 import { publish, type LiveEvent } from "../events/bus";
@@ -71,7 +71,15 @@ async function ownerOf(db: Db, extension: string): Promise<number | null> {
   return user && !user.disabled && user.roles.includes("DISPATCHER") ? user.id : null;
 }
 
-function announce(row: Row): void {
+/** Who sees the call: null (everyone) for a call nobody's extension rang for; else its owner and every ring group member. */
+async function addresseesOf(db: Db, row: Row): Promise<number[] | null> {
+  if (row.userId === null) return null;
+  const rings = await db.phoneCallRing.findMany({ where: { callId: row.id }, select: { userId: true } });
+  return [...new Set([row.userId, ...rings.map((r) => r.userId)])];
+}
+
+async function announce(db: Db, row: Row): Promise<void> {
+  const userIds = await addresseesOf(db, row);
   publish({
     type: "call.changed",
     callId: row.id,
@@ -79,7 +87,7 @@ function announce(row: Row): void {
     phone: row.phone,
     callerName: row.callerName,
     extension: row.extension,
-    userIds: row.userId === null ? null : [row.userId],
+    userIds,
     handled: row.handledAt !== null,
   });
 }
@@ -106,23 +114,28 @@ export async function callRinging(db: Db, input: RingInput): Promise<{ callId: n
   const externalId = input.externalId.slice(0, 120);
   try {
     const row = await db.phoneCall.create({
-      data: { source: input.source, externalId, direction: "IN", phone, callerName, extension, userId },
+      data: { source: input.source, externalId, direction: "IN", phone, callerName, extension, userId, ...(userId !== null ? { rings: { create: { userId, extension } } } : {}) },
       select: rowSelect,
     });
-    announce(row);
+    await announce(db, row);
     return { callId: row.id };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
   }
   const existing = await db.phoneCall.findUnique({ where: { source_externalId: { source: input.source, externalId } }, select: rowSelect });
   if (!existing) return null;
-  if (existing.state === "RINGING" && existing.userId === null && userId !== null) {
+  if (existing.state !== "RINGING" || userId === null) return { callId: existing.id };
+  // Another extension rings for the same call (a ring group): its owner sees the pop-up too.
+  const { count } = await db.phoneCallRing.createMany({ data: [{ callId: existing.id, userId, extension }], skipDuplicates: true });
+  if (existing.userId === null) {
     const row = await db.phoneCall.update({
       where: { id: existing.id },
       data: { extension, userId, ...(callerName && !existing.callerName ? { callerName } : {}) },
       select: rowSelect,
     });
-    announce(row);
+    await announce(db, row);
+  } else if (count > 0) {
+    await announce(db, existing);
   }
   return { callId: existing.id };
 }
@@ -136,7 +149,7 @@ export async function callAnswered(db: Db, input: { source: string; externalId: 
     data: { state: "ANSWERED", answeredAt: input.at ?? new Date(), ...(userId !== null ? { userId, extension } : {}) },
     select: rowSelect,
   });
-  for (const row of rows) announce(row);
+  for (const row of rows) await announce(db, row);
 }
 
 /** The call ended: MISSED when nobody answered, else ENDED with its talk time. */
@@ -155,7 +168,7 @@ export async function callEnded(db: Db, input: { source: string; externalId: str
       : { state: "MISSED", endedAt: at },
     select: rowSelect,
   });
-  for (const row of rows) announce(row);
+  for (const row of rows) await announce(db, row);
 }
 
 /** An outgoing call placed from the console (click-to-call), for the log. */
@@ -184,12 +197,13 @@ export async function markHandled(db: Db, phone: string): Promise<void> {
     data: { handledAt: new Date() },
     select: rowSelect,
   });
-  for (const row of rows) announce(row);
+  for (const row of rows) await announce(db, row);
 }
 
 export async function dismissMissedCall(db: Db, input: { callId: number; userId: number }): Promise<void> {
-  const call = await db.phoneCall.findUnique({ where: { id: input.callId }, select: { state: true, userId: true } });
-  if (!call || call.state !== "MISSED" || (call.userId !== null && call.userId !== input.userId)) {
+  const call = await db.phoneCall.findUnique({ where: { id: input.callId }, select: { state: true, userId: true, rings: { where: { userId: input.userId }, select: { userId: true } } } });
+  // Theirs: nobody's, the owner's, or a ring group's that rang them too.
+  if (!call || call.state !== "MISSED" || (call.userId !== null && call.userId !== input.userId && call.rings.length === 0)) {
     throw new ValidationError("NOT_FOUND", { what: "Missed call", id: input.callId });
   }
   await markHandled(db, (await db.phoneCall.findUniqueOrThrow({ where: { id: input.callId }, select: { phone: true } })).phone);
@@ -200,7 +214,7 @@ export async function consoleCalls(db: Db, userId: number, now = new Date()) {
   const calls = await db.phoneCall.findMany({
     where: {
       direction: "IN",
-      OR: [{ userId }, { userId: null }],
+      OR: [{ userId }, { userId: null }, { rings: { some: { userId } } }],
       AND: [
         {
           OR: [

@@ -20,6 +20,7 @@ import { shiftRouter } from "./routers/shift";
 import { messagesRouter } from "./routers/messages";
 import { meterRouter } from "./routers/meter";
 import { phoneRouter } from "./routers/phone";
+import { clientsRouter } from "./routers/clients";
 import { registerOperations } from "../metrics/labels";
 
 export const appRouter = createTRPCRouter({
@@ -42,6 +43,7 @@ export const appRouter = createTRPCRouter({
   messages: messagesRouter,
   meter: meterRouter,
   phone: phoneRouter,
+  clients: clientsRouter,
 });
 
 // The procedures' names, the console's closed list of metrics labels (server/trpc/init.ts measures them).

@@ -21,13 +21,14 @@ import * as driverLiveness from "./console/dispatch-liveness";
 import * as nightShift from "./console/night-shift";
 import * as phone from "./console/phone";
 import * as meter from "./console/meter";
+import * as clients from "./console/clients";
 
 // One file per page (console/*.ts); the two languages side by side in each.
-const ru = { ...shell.ru, ...board.ru, ...newOrder.ru, ...drivers.ru, ...admin.ru, ...map.ru, ...balances.ru, ...reference.ru, ...exchange.ru, ...dispatch.ru, ...reports.ru, ...sms.ru, ...ratings.ru, ...driverLiveness.ru, ...nightShift.ru, ...meter.ru, ...phone.ru };
+const ru = { ...shell.ru, ...board.ru, ...newOrder.ru, ...drivers.ru, ...admin.ru, ...map.ru, ...balances.ru, ...reference.ru, ...exchange.ru, ...dispatch.ru, ...reports.ru, ...sms.ru, ...ratings.ru, ...driverLiveness.ru, ...nightShift.ru, ...meter.ru, ...phone.ru, ...clients.ru };
 
 export type ConsoleStrings = typeof ru;
 
-const en: ConsoleStrings = { ...shell.en, ...board.en, ...newOrder.en, ...drivers.en, ...admin.en, ...map.en, ...balances.en, ...reference.en, ...exchange.en, ...dispatch.en, ...reports.en, ...sms.en, ...ratings.en, ...driverLiveness.en, ...nightShift.en, ...meter.en, ...phone.en };
+const en: ConsoleStrings = { ...shell.en, ...board.en, ...newOrder.en, ...drivers.en, ...admin.en, ...map.en, ...balances.en, ...reference.en, ...exchange.en, ...dispatch.en, ...reports.en, ...sms.en, ...ratings.en, ...driverLiveness.en, ...nightShift.en, ...meter.en, ...phone.en, ...clients.en };
 
 export const consoleStrings: Record<Locale, ConsoleStrings> = { ru, en };
 

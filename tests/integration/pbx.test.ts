@@ -101,6 +101,25 @@ describe("incoming calls", () => {
     expect((await calls(other)).some((c) => c.phone === e164(phone))).toBe(false);
   });
 
+  it("ring on every ringing extension's owner when a ring group rings several for one call; the missed call stays on each", async () => {
+    const second = String(Number(extension) + 1000);
+    const groupMate = await dispatcher(`group-${second}`, second);
+    const phone = uniquePhone();
+    // One call (one Linkedid), two extensions dialled: the PBX's ring group.
+    const call = ami.ring({ from: e164(phone), callerName: "Группа", extension });
+    ami.ring({ from: e164(phone), callerName: "Группа", extension: second, uniqueid: call.uniqueid });
+    await until("the first owner's pop-up", async () => (await calls(owner)).some((c) => c.phone === e164(phone) && c.state === "RINGING"), 5_000);
+    await until("the second owner's pop-up", async () => (await calls(groupMate)).some((c) => c.phone === e164(phone) && c.state === "RINGING"), 5_000);
+    expect((await calls(other)).some((c) => c.phone === e164(phone)), "a dispatcher outside the group").toBe(false);
+    expect((await calls(owner)).filter((c) => c.phone === e164(phone))).toHaveLength(1);
+    ami.hangup(call, phone);
+    const missed = await until("missed on the group mate's console", async () => (await calls(groupMate)).find((c) => c.phone === e164(phone) && c.state === "MISSED"), 5_000);
+    await until("missed on the owner's console", async () => (await calls(owner)).some((c) => c.id === missed.id && c.state === "MISSED"), 5_000);
+    // Either of them may dismiss it (it was theirs too).
+    expect((await trpc(baseUrl(), groupMate, "phone.dismiss", { callId: missed.id }, "mutation")).error).toBeUndefined();
+    expect((await calls(owner)).some((c) => c.id === missed.id)).toBe(false);
+  });
+
   it("go to every dispatcher when the extension is nobody's; a missed call stays", async () => {
     const phone = uniquePhone();
     const call = ami.ring({ from: `8${phone.slice(1)}`, callerName: "", extension: "999" });

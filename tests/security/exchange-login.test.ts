@@ -21,6 +21,7 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_DB } from "../reliability/support/db";
 import type { TestDatabase } from "../reliability/support/db";
 import { freshDatabase, startInstance, type AppInstance } from "../reliability/support/instance";
 import { until } from "../support/wait";
@@ -114,7 +115,8 @@ async function failureMatching(app: AppInstance, from: number, reason: RegExp): 
   );
 }
 
-describe("a failed exchange login logs its reason", () => {
+// On PostgreSQL only: a login to an exchange stub is an outgoing HTTP exchange logged by the client, the same on either database (issue 35).
+describe.skipIf(TEST_DB !== "postgres")("a failed exchange login logs its reason", () => {
   const clientKey = `participant-key-${randomUUID()}`;
   const stub = new StubExchange();
   let databases: TestDatabase[] = [];

@@ -10,6 +10,7 @@
 // per request.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_DB } from "../reliability/support/db";
 import "@/server/dispatch-api/router";
 import "@/server/exchange-api/router";
 import "@/server/participant-api/router";
@@ -68,7 +69,8 @@ function requestSeries(text: string): { series: Set<string>; labels: Array<Recor
   return { series, labels };
 }
 
-describe("metric labels from closed lists", () => {
+// On PostgreSQL only: labels come from closed lists before any statement, the same on either database (issue 35).
+describe.skipIf(TEST_DB !== "postgres")("metric labels from closed lists", () => {
   it("made-up paths, wrong methods and bodies over the limit on every prefix add no series", async () => {
     await round(3);
     const first = requestSeries(await scrape(s.metricsUrl));

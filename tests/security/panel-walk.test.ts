@@ -6,6 +6,7 @@
 // foreign, revoked and expired certificates: tests/integration/certificates.test.ts.)
 import https from "node:https";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_DB } from "../reliability/support/db";
 import { startTlsServer, type TlsServer } from "../support/tls-server";
 import type { TestDatabase } from "../reliability/support/db";
 import { freshDatabase, template } from "../reliability/support/instance";
@@ -41,7 +42,8 @@ afterAll(async () => {
   await database?.drop();
 });
 
-describe("the control panel behind a client certificate", () => {
+// On PostgreSQL only: the panel's TLS listener and its client-certificate check come before any statement, the same on either database (issue 35).
+describe.skipIf(TEST_DB !== "postgres")("the control panel behind a client certificate", () => {
   it("walks every panel page: no certificate, a forged identity header: refused; the main listener only points to the panel", async () => {
     const pages = panelPages();
     expect(pages.length).toBeGreaterThan(0);

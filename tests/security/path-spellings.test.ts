@@ -12,6 +12,7 @@
 // nothing else under any spelling.
 import https from "node:https";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_DB } from "../reliability/support/db";
 import { FakeExchange } from "../support/exchange/fake-exchange";
 import type { TestDatabase } from "../reliability/support/db";
 import { freshDatabase, template } from "../reliability/support/instance";
@@ -113,7 +114,8 @@ afterAll(async () => {
   await database?.drop();
 });
 
-describe("one routing decision on the canonical path, on both listeners", () => {
+// On PGlite only: the routing decision is made on the path before any statement, the same code on either database; one run proves it, the other lane runs redirects and metrics-labels instead (issue 35).
+describe.skipIf(TEST_DB !== "pglite")("one routing decision on the canonical path, on both listeners", () => {
   it("participant endpoints: served to the exchange's address under every spelling, refused to anyone else under every spelling, whatever the headers say", async () => {
     const refusedWith: string[] = [];
     for (const path of spellings("participant", "drivers")) {

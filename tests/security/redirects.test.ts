@@ -8,6 +8,7 @@
 // ("/\evil.example" passes) and next-auth answered 500 for a malformed
 // callbackUrl in the body.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_DB } from "../reliability/support/db";
 import { sameOriginTarget } from "@/shared/safe-redirect";
 import { template } from "../reliability/support/instance";
 import { closeAgents } from "../reliability/support/http";
@@ -44,7 +45,8 @@ const HOSTILE = [
   "/..//evil.example",
 ];
 
-describe("sameOriginTarget", () => {
+// On PostgreSQL only: where next-auth sends a signed-in operator is decided by the redirect target alone, the same on either database; the PGlite lane runs path-spellings and hardening instead (issue 35).
+describe.skipIf(TEST_DB !== "postgres")("sameOriginTarget", () => {
   const origin = "https://console.example.test";
   it.each(HOSTILE)("keeps %j on the console's origin", (target) => {
     const result = sameOriginTarget(target, origin);
@@ -75,7 +77,7 @@ afterAll(async () => {
   await s?.database.drop();
 });
 
-describe("next-auth's redirects after a successful sign-in", () => {
+describe.skipIf(TEST_DB !== "postgres")("next-auth's redirects after a successful sign-in", () => {
   it("answer the console's origin whatever callbackUrl was posted", async () => {
     const origin = new URL(s.app.url).origin;
     // The console's own origin as next-auth knows it (NEXTAUTH_URL: PUBLIC_URL, else localhost and the port).

@@ -10,7 +10,9 @@ import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
 import { Icon } from "../icons";
 import { ErrorNotice, StateBadge } from "../ui";
+import Link from "next/link";
 import { CallButton, CallLog } from "../phone/phone";
+import { clientCardHref } from "../clients/href";
 import { toast } from "../toast";
 import { errorInfo } from "../errors";
 import { ApproveToDriverDialog, RejectDialog } from "./moderation-dialogs";
@@ -132,6 +134,11 @@ function OrderContent({ order }: { order: OrderDetails }) {
             <CallButton phone={order.phone} orderId={order.id} who="client" />
           </div>
           <div>{order.clientName || order.client?.name || <span className="muted">{t.common.none}</span>}</div>
+          {order.phone ? (
+            <Link className="small" href={clientCardHref(order.phone)} data-testid="order-client-card">
+              {t.clients.openCard}
+            </Link>
+          ) : null}
           {order.client ? (
             <div className="muted small">
               {t.order.bonus}: {order.client.bonus}

@@ -10,6 +10,8 @@ export interface DriverProfile {
   last_name: string;
   state: "OFFLINE" | "FREE" | "BUSY";
   on_shift: boolean;
+  /** On shift but offered nothing (absent from servers older than this field). */
+  on_break?: boolean;
   shift_id: number | null;
   shift_started_at: string | null;
   balance: number;
@@ -126,6 +128,8 @@ export class DriverApiError extends Error {
     readonly code: string,
     message: string,
     readonly details: Record<string, unknown> = {},
+    /** The server's Retry-After (429, 503), seconds. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -159,7 +163,8 @@ export async function driverCall<T>(key: string, method: "GET" | "POST", path: s
   const body = (await res.json().catch(() => null)) as (T & { error?: undefined }) | { error?: { code?: string; message?: string } & Record<string, unknown> } | null;
   if (!res.ok) {
     const error = (body)?.error;
-    throw new DriverApiError(res.status, error?.code ?? `HTTP_${res.status}`, error?.message ?? res.statusText, error ?? {});
+    const retryAfter = Number(res.headers.get("retry-after"));
+    throw new DriverApiError(res.status, error?.code ?? `HTTP_${res.status}`, error?.message ?? res.statusText, error ?? {}, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined);
   }
   return body as T;
 }

@@ -11,6 +11,7 @@ import { forgetKey, storedKey } from "./device";
 import { useDriverI18n } from "./i18n";
 import { openOfferStream } from "./offer-stream";
 import { clearQueue, enqueue, queued, replay, type QueuedAction, type ReplayConflict } from "./offline-queue";
+import { ReplayBackoff } from "./replay-backoff";
 import { usePositions } from "./use-positions";
 import { ring, unlockSound } from "./alert";
 import { OfferSheet, type OfferShown } from "./offer-sheet";
@@ -150,14 +151,17 @@ export function DriverApp({ tileUrl }: { tileUrl: string }) {
     });
   }, [key, refresh, signOutBadKey, t.newMessage]);
 
-  // Replaying the queue when the connection is back (and every 5 s while something waits).
+  // Replaying the queue when the connection is back, and while something waits every 5 s, less often while the server cannot take it (replay-backoff.ts).
   const replaying = useRef(false);
   const describe = useCallback((a: QueuedAction) => (a.kind === "complete" ? t.move.complete! : a.kind === "status" ? t.move[a.status] ?? a.status : "GPS"), [t]);
+  const backoff = useRef(new ReplayBackoff());
   const flush = useCallback(async () => {
-    if (!key || replaying.current || pendingRef.current === 0 || !navigator.onLine) return;
+    if (!key || replaying.current || pendingRef.current === 0 || !navigator.onLine || !backoff.current.ready(Date.now())) return;
     replaying.current = true;
     try {
       const outcome = await replay(key, describe);
+      if (outcome.interrupted) backoff.current.failed(Date.now(), outcome.retryAfterSeconds);
+      else backoff.current.reset();
       if (!outcome.interrupted) setReachable(true);
       if (outcome.conflicts.length) {
         setConflicts((c) => [...c, ...outcome.conflicts]);
@@ -174,7 +178,10 @@ export function DriverApp({ tileUrl }: { tileUrl: string }) {
   }, [key, describe, refresh, refreshPending, signOutBadKey, t.replayed]);
 
   useEffect(() => {
-    const onOnline = () => void flush();
+    const onOnline = () => {
+      backoff.current.reset();
+      void flush();
+    };
     window.addEventListener("online", onOnline);
     const timer = setInterval(() => void flush(), 5_000);
     return () => {

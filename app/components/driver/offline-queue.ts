@@ -29,8 +29,10 @@ export interface ReplayOutcome {
   conflicts: ReplayConflict[];
   /** The orders as the server replied after the replayed moves. */
   orders: DriverOrder[];
-  /** Stopped because the connection dropped again. */
+  /** Stopped because the connection dropped again (or the server could not take it: 5xx, 429). */
   interrupted: boolean;
+  /** The server's Retry-After when it stopped the replay. */
+  retryAfterSeconds?: number;
 }
 
 const KEY = "queue";
@@ -152,6 +154,7 @@ export async function replay(key: string, describe: (a: QueuedAction) => string)
   } catch (e) {
     if (e instanceof DriverApiError && e.unauthorized) throw e;
     outcome.interrupted = true;
+    if (e instanceof DriverApiError) outcome.retryAfterSeconds = e.retryAfterSeconds;
   }
   return outcome;
 }

@@ -34,8 +34,22 @@ export function ShiftScreen({ me, gps, queue, call, onChanged, onNotice, hasOrde
           <div>
             <div className="drv-big">{me.on_shift ? t.state[me.state] : t.state.OFFLINE}</div>
             {me.on_shift && me.shift_started_at ? <div className="drv-muted">{t.shiftSince(time(me.shift_started_at))}</div> : null}
+            {me.on_shift && me.on_break ? <div className="drv-muted" data-testid="break-state">{t.onBreak}</div> : null}
           </div>
         </div>
+        {me.on_shift ? (
+          // A toggle (aria-pressed): on a break the driver stays on shift and is offered nothing.
+          <button
+            type="button"
+            className={`drv-btn drv-btn-block${me.on_break ? " drv-btn-primary" : ""}`}
+            aria-pressed={me.on_break === true}
+            disabled={busy || (!me.on_break && (hasOrder || me.state !== "FREE"))}
+            onClick={() => void act(me.on_break ? "break/end" : "break/start", undefined, t.breakNeedsFree)}
+            data-testid="break-toggle"
+          >
+            {t.breakToggle}
+          </button>
+        ) : null}
         {me.on_shift ? (
           <button type="button" className="drv-btn drv-btn-block drv-btn-danger" disabled={busy || hasOrder} onClick={() => void act("shift/end", undefined, t.shiftEndRefused)} data-testid="shift-end">
             {t.endShift}

@@ -6,6 +6,8 @@ import { useI18n } from "../i18n";
 
 export interface DispatchLiveness {
   away: boolean;
+  /** On shift, offered nothing on the driver's own wish (issue 34). */
+  onBreak?: boolean;
   stalePosition: boolean;
   silentApp: boolean;
 }
@@ -13,7 +15,7 @@ export interface DispatchLiveness {
 export function DispatchLivenessBadge({ dispatch }: { dispatch: DispatchLiveness | null }) {
   const { t } = useI18n();
   if (!dispatch) return null;
-  const reasons = [dispatch.away && t.driverLiveness.away, dispatch.stalePosition && t.driverLiveness.stalePosition, dispatch.silentApp && t.driverLiveness.silentApp].filter(
+  const reasons = [dispatch.onBreak && t.driverLiveness.onBreak, dispatch.away && t.driverLiveness.away, dispatch.stalePosition && t.driverLiveness.stalePosition, dispatch.silentApp && t.driverLiveness.silentApp].filter(
     (r): r is string => typeof r === "string",
   );
   if (reasons.length === 0) return null;

@@ -96,6 +96,16 @@ export function PhoneOrderForm() {
   const timeZone = lookups.data?.cities.find((c) => c.id === service?.cityId)?.timezone ?? lookups.data?.cities[0]?.timezone ?? "Europe/Moscow";
   const advanceRef = useRef<HTMLInputElement>(null);
   const [advanceTried, setAdvanceTried] = useState(false);
+  // "At a time" starts at now plus the service's lead time: the distribution
+  // settings' advanceLeadMinutes (the service's default row, else its
+  // shortest regional one), when the order starts being offered to drivers.
+  // The schema has no other minimum advance per service.
+  const dispatchSettings = useQuery(trpc.dispatch.settings.queryOptions(undefined, { staleTime: 5 * 60_000 }));
+  const leadMinutes = useMemo(() => {
+    const rows = (dispatchSettings.data ?? []).filter((r) => r.serviceId === serviceId);
+    const own = rows.find((r) => r.regionId === null);
+    return own?.advanceLeadMinutes ?? (rows.length ? Math.min(...rows.map((r) => r.advanceLeadMinutes)) : null);
+  }, [dispatchSettings.data, serviceId]);
   const clock = useNow(5_000);
 
   // ------------------------------------------------------------ caller
@@ -196,6 +206,7 @@ export function PhoneOrderForm() {
   };
 
   // ------------------------------------------------------------ keys
+  const pristine = JSON.stringify({ ...form, serviceId: null }) === JSON.stringify(EMPTY);
   useEffect(() => {
     phoneRef.current?.focus();
   }, []);
@@ -204,7 +215,9 @@ export function PhoneOrderForm() {
       if (e.altKey && /^Digit[1-9]$/.test(e.code)) {
         e.preventDefault();
         fillPickup(Number(e.code.slice(5)) - 1);
-      } else if (e.key === "Escape" && !isTyping(e.target) && !document.querySelector(".modal")) {
+      } else if (e.key === "Escape" && (!isTyping(e.target) || pristine) && !document.querySelector(".modal")) {
+        // In a field Esc leaves only an untouched form (as after an order is created, the phone focused):
+        // by keyboard alone there is always a field focused, and nothing typed is lost.
         router.push("/orders");
       }
     };
@@ -343,8 +356,9 @@ export function PhoneOrderForm() {
                       aria-checked={form.when === w}
                       className={form.when === w ? "active" : ""}
                       onClick={() => {
-                        setForm({ ...form, when: w });
-                        if (w === "at") setTimeout(() => advanceRef.current?.focus(), 0);
+                        // The default is selected, so that typing "+30" or "22:30" replaces it.
+                        setForm({ ...form, when: w, at: w === "at" && !form.at.trim() && leadMinutes !== null ? `+${leadMinutes}` : form.at });
+                        if (w === "at") setTimeout(() => { advanceRef.current?.focus(); advanceRef.current?.select(); }, 0);
                       }}
                     >
                       {w === "now" ? t.newOrder.now : t.newOrder.preOrder}

@@ -4,7 +4,9 @@
 // call log. Everything the PBX sent (number, caller's name) is rendered as
 // React text, never as markup.
 import { useEffect, useRef, useState } from "react";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
+import { clientCardHref } from "../clients/href";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
@@ -64,6 +66,9 @@ function CallerDetails({ phone }: { phone: string }) {
           </ul>
         )}
       </div>
+      <Link className="small" href={clientCardHref(phone)}>
+        {t.clients.openCard}
+      </Link>
     </div>
   );
 }
@@ -210,14 +215,15 @@ export function CallButton({ phone, orderId, label, who, bare = false }: { phone
 }
 
 /** The calls of an order (its history) or of a phone (the client's other calls, those of exceptOrderId left out). */
-export function CallLog({ orderId, phone, exceptOrderId }: { orderId?: number; phone?: string; exceptOrderId?: number }) {
+/** An order's calls, or a phone's (`title` and `alwaysShown` for the client's card, where an empty log is said so). */
+export function CallLog({ orderId, phone, exceptOrderId, title: ownTitle, alwaysShown = false }: { orderId?: number; phone?: string; exceptOrderId?: number; title?: string; alwaysShown?: boolean }) {
   const { t, fmt } = useI18n();
   const trpc = useTRPC();
   const input = orderId !== undefined ? { orderId } : { phone: phone ?? "" };
   const log = useQuery(trpc.phone.log.queryOptions(input, { enabled: orderId !== undefined || Boolean(phone) }));
   const rows = (log.data ?? []).filter((r) => exceptOrderId === undefined || r.orderId !== exceptOrderId);
-  const title = orderId !== undefined ? t.phone.callLog : t.phone.clientCalls;
-  if (orderId === undefined && rows.length === 0) return null;
+  const title = ownTitle ?? (orderId !== undefined ? t.phone.callLog : t.phone.clientCalls);
+  if (orderId === undefined && rows.length === 0 && !alwaysShown) return null;
   return (
     <section className="card" aria-label={title}>
       <h3>{title}</h3>

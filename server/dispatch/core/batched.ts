@@ -23,17 +23,38 @@ export function batchedAssign(
   orderIndexes: readonly number[] = orders.map((_, i) => i),
   ageWeight: number = ORDER_AGE_WEIGHT,
 ): Assignment[] {
-  const cols = drivers.map((d, j) => ({ d, j })).filter(({ d }) => !taken.has(d.id));
-  // Rows that have no candidate at all only slow the algorithm down.
-  const rows = orderIndexes.filter((i) => cols.some(({ d, j }) => isCandidate(orders[i]!, d, arrival(i, j))));
-  if (rows.length === 0 || cols.length === 0) return [];
-  const matrix = rows.map((i) => {
+  // Sparse: each order's candidate pairs (the rules and the radius), and of
+  // them only its `rows.length` cheapest. That keeps an optimal assignment:
+  // an order given a column outside its k cheapest (k orders in all) always
+  // has one of those k left free by the other k - 1 orders, at no more cost.
+  // So the matrix is orders × (the union of those columns), not orders × the
+  // fleet (300 × 10,000 at the evening peak; docs/performance.md).
+  const free = drivers.map((d, j) => ({ d, j })).filter(({ d }) => !taken.has(d.id));
+  const pairs = orderIndexes.map((i) => {
     const o = orders[i]!;
-    return cols.map(({ d, j }) => {
+    const list: Array<{ j: number; cost: number }> = [];
+    for (const { d, j } of free) {
       const seconds = arrival(i, j);
-      if (!isCandidate(o, d, seconds)) return FORBIDDEN;
-      return costOf(o, d, seconds!) - ageWeight * o.waitingSeconds;
-    });
+      if (isCandidate(o, d, seconds)) list.push({ j, cost: costOf(o, d, seconds!) - ageWeight * o.waitingSeconds });
+    }
+    return { i, list };
+  });
+  const withCandidates = pairs.filter((p) => p.list.length > 0);
+  const k = withCandidates.length;
+  const keep = new Set<number>();
+  for (const p of withCandidates) {
+    // Ties by the driver's place in the input, as the dense matrix had them.
+    p.list.sort((a, b) => a.cost - b.cost || a.j - b.j);
+    for (const c of p.list.slice(0, k)) keep.add(c.j);
+  }
+  const cols = free.filter(({ j }) => keep.has(j));
+  // Rows that have no candidate at all only slow the algorithm down.
+  const rows = withCandidates.map((p) => p.i);
+  if (rows.length === 0 || cols.length === 0) return [];
+  const costs = new Map(withCandidates.map((p) => [p.i, new Map(p.list.map((c) => [c.j, c.cost]))]));
+  const matrix = rows.map((i) => {
+    const mine = costs.get(i)!;
+    return cols.map(({ j }) => mine.get(j) ?? FORBIDDEN);
   });
   const out: Assignment[] = [];
   for (const [r, c] of munkres(matrix)) {

@@ -5,6 +5,7 @@ import { cityMap } from "../map";
 import { navigate } from "../../routing/navigate";
 import { DRIVER_SETTABLE_TARGETS } from "../../orders/states";
 import { joinQueue, leaveQueue, queuePlaceOf } from "../../dispatch/queue";
+import { endBreak, startBreak } from "../break";
 import { driverProfile, myOrders } from "../profile";
 import { listFreeOrders } from "../free-orders";
 import { endShift, startShift } from "../shift";
@@ -117,6 +118,7 @@ export const meOperation = defineDriverAppOperation({
       last_name: z.string(),
       state,
       on_shift: z.boolean(),
+      on_break: z.boolean(),
       shift_id: z.number().int().nullable(),
       shift_started_at: z.string().nullable(),
       balance: z.number(),
@@ -427,6 +429,28 @@ export const queueLeaveOperation = defineDriverAppOperation({
   handle: async (_input, ctx) => ({ left: await leaveQueue(ctx.db, me(ctx).id) }),
 });
 
+const breakState = z.object({ on_break: z.boolean(), since: z.string().nullable() });
+
+export const breakStartOperation = defineDriverAppOperation({
+  method: "POST",
+  path: "break/start",
+  summary: "Take a break: on shift but offered nothing, out of the parking queue (FREE only)",
+  auth: "driver",
+  input: z.object({}),
+  output: breakState,
+  handle: async (_input, ctx) => startBreak(ctx.db, me(ctx).id),
+});
+
+export const breakEndOperation = defineDriverAppOperation({
+  method: "POST",
+  path: "break/end",
+  summary: "End the break: offered orders again",
+  auth: "driver",
+  input: z.object({}),
+  output: breakState,
+  handle: async (_input, ctx) => endBreak(ctx.db, me(ctx).id),
+});
+
 export const DRIVER_APP_OPERATIONS = [
   versionOperation,
   issueKeyOperation,
@@ -450,6 +474,8 @@ export const DRIVER_APP_OPERATIONS = [
   queueOperation,
   queueJoinOperation,
   queueLeaveOperation,
+  breakStartOperation,
+  breakEndOperation,
   ledgerOperation,
   messagesOperation,
   sendMessageOperation,

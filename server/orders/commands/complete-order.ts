@@ -3,7 +3,7 @@
 // Repeating the call for an order the driver already completed replies the
 // same and debits nothing more.
 import type { Db } from "../../db";
-import { config } from "../../config";
+import { commissionOf } from "../../balances/commission";
 import { debitCommissionInTx } from "../../balances/driver-balance";
 import { publish } from "../../events/bus";
 import { moveOrderInTx, publishMoves, type MovedOrder } from "../move-order";
@@ -12,10 +12,6 @@ import { driverActor, forbiddenMove, lockDriversOrder, type OrderDriver } from "
 import { storedMeter } from "../../meter/final-fare";
 import type { MeteredFare } from "../../meter/fare";
 
-export function commissionOf(amountKopecks: number | null): number {
-  if (amountKopecks === null || amountKopecks <= 0) return 0;
-  return Math.round((amountKopecks * config().DRIVER_COMMISSION_PERCENT) / 100);
-}
 
 export interface CompletedOrder {
   orderId: number;
@@ -46,10 +42,11 @@ export async function completeOrder(db: Db, me: OrderDriver, input: { uuid: stri
     const meter: MeteredFare | null = (await storedMeter(tx, order.id))?.fare ?? null;
     const { amount } = await tx.order.findUniqueOrThrow({ where: { id: order.id }, select: { amount: true } });
     const commission = commissionOf(amount);
+    // Debited by the move's own effect (balances/commission.ts); here for an order completed before that existed (once: the txn id).
     const balance = await debitCommissionInTx(tx, { driverId: me.id, orderId: order.id, amount: commission, reason: `Комиссия сервиса, заказ ${order.id}`, actor });
     return { id: order.id, moved, amount, commission, balance, meter };
   });
   if (done.moved) publishMoves([done.moved]);
-  if (done.commission > 0) publish({ type: "balance.changed", account: "driver", id: me.id, balance: done.balance.toString() });
+  else if (done.commission > 0) publish({ type: "balance.changed", account: "driver", id: me.id, balance: done.balance.toString() });
   return { orderId: done.id, amount: done.amount, commission: done.commission, balance: done.balance, meter: done.meter };
 }

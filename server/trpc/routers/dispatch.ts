@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { Actor } from "../../actor";
 import { adminProcedure, createTRPCRouter, dispatcherProcedure, boardReadProcedure, roleProcedure } from "../init";
 import { attemptsOf, candidatesFor, controlOf, sendToDriver, setPaused, takeBack, troubleOrders } from "../../dispatch/dispatcher";
-import { listQueues } from "../../dispatch/queue";
+import { listQueues, putInQueue, removeFromQueue } from "../../dispatch/queue";
 import { deleteDispatchSettings, listDispatchSettings, saveDispatchSettings, settingsInput } from "../../dispatch/settings-admin";
 
 const id = z.number().int().positive();
@@ -66,6 +66,21 @@ export const dispatchRouter = createTRPCRouter({
     }),
 
   queues: boardReadProcedure.input(z.object({ cityId: id.optional() })).query(({ ctx, input }) => listQueues(ctx.db, input.cityId)),
+
+  /** A driver (by call sign, or by id when moving one already shown) put on a stand, or moved to another place or stand. */
+  queuePut: dispatcherProcedure
+    .meta({ entity: "dispatchQueue" })
+    .input(
+      z
+        .object({ callSign: z.string().trim().min(1).max(32).optional(), driverId: id.optional(), regionId: id, position: z.number().int().min(1).max(10_000).optional() })
+        .refine((v) => (v.callSign === undefined) !== (v.driverId === undefined), { message: "callSign or driverId" }),
+    )
+    .mutation(({ ctx, input }) => putInQueue(ctx.db, input)),
+
+  queueRemove: dispatcherProcedure
+    .meta({ entity: "dispatchQueue" })
+    .input(z.object({ driverId: id }))
+    .mutation(({ ctx, input }) => removeFromQueue(ctx.db, input.driverId)),
 
   trouble: boardReadProcedure.query(({ ctx }) => troubleOrders(ctx.db)),
 });

@@ -5,6 +5,7 @@ export const ru = {
   driverLiveness: {
     tab: "Без предложений",
     away: "Отошёл",
+    onBreak: "На перерыве",
     stalePosition: "Старые координаты",
     silentApp: "Приложение молчит",
     hint: "Автоматическое распределение не предлагает этому водителю заказы",
@@ -15,6 +16,7 @@ export const en: typeof ru = {
   driverLiveness: {
     tab: "Not offered",
     away: "Away",
+    onBreak: "On a break",
     stalePosition: "Stale position",
     silentApp: "App silent",
     hint: "Automatic dispatch offers this driver no orders",

@@ -201,6 +201,13 @@ export const EXPECTATIONS: Record<string, Expectation> = {
     ],
   },
   "dispatch.queues": { access: BOARD, audit: false, bad: { cityId: "x" }, cases: [ok("parking queues", () => ({}))] },
+  "dispatch.queuePut": {
+    access: DISPATCHER,
+    audit: "dispatchQueue",
+    bad: { regionId: 1 },
+    cases: [notFound("an unknown call sign", () => ({ callSign: `no-${unique()}`, regionId: 1 })), notFound("an unknown driver", () => ({ driverId: MISSING, regionId: 1 }))],
+  },
+  "dispatch.queueRemove": { access: DISPATCHER, audit: "dispatchQueue", bad: { driverId: 0 }, cases: [ok("takes a driver off the stands", (fx) => ({ driverId: fx.driverId }))] },
   "dispatch.trouble": { access: BOARD, audit: false, bad: null, cases: [ok("orders in trouble", () => undefined)] },
   "shift.fleet": { access: BOARD, audit: false, bad: { cityId: -1 }, cases: [ok("fleet counters", () => ({}))] },
   "shift.alarm": { access: BOARD, audit: false, bad: null, cases: [ok("the operator's alarm sound", () => undefined)] },
@@ -215,6 +222,12 @@ export const EXPECTATIONS: Record<string, Expectation> = {
   "phone.calls": { access: DISPATCHER, audit: false, bad: null, cases: [ok("ringing and missed calls", () => undefined)] },
   "phone.caller": { access: DISPATCHER, audit: false, bad: { phone: "" }, cases: [ok("the caller's card", () => ({ phone: "+79161234567" }))] },
   "phone.log": { access: BOARD, audit: false, bad: { orderId: -1 }, cases: [ok("an order's calls", (fx) => ({ orderId: fx.orderId })), ok("a phone's calls", () => ({ phone: "+79161234567" }))] },
+  "clients.card": {
+    access: DISPATCHER,
+    audit: false,
+    bad: { phone: "" },
+    cases: [ok("a known client's card", () => ({ phone: "+79161234567" })), ok("a number that is no phone: said so, nothing found", () => ({ phone: "not a phone" }))],
+  },
   "phone.dismiss": { access: DISPATCHER, audit: "phoneCall", bad: { callId: 0 }, cases: [notFound("an unknown call", () => ({ callId: 2_000_000_000 }))] },
   "phone.dial": {
     access: DISPATCHER,

@@ -1,0 +1,378 @@
+// `npm run bench -- --fleet` (docs/performance.md, "A fleet of ten thousand"):
+// the driver fleet's own load on one instance with PostgreSQL. N drivers
+// (10,000; --short: 1,000) are provisioned on shift in the demo city by
+// set-based SQL, each with its own driver app key; a load generator in a
+// process of its own (fleet-load.ts) plays their phones: every driver keeps
+// its offer stream open and reports a position every 5 s on its own schedule,
+// while orders arrive at a city's evening rate and the dispatch rounds run
+// over 300 free orders (the drivers refuse what they are offered, so the
+// orders stay free). Measured: the positions' latency from each report's due
+// moment and their throughput, the server's memory per open stream, an
+// offer's way from its creation to its driver's stream, the dispatch round's
+// duration (the server's own metric), the resident memory over the run, the
+// generator's own lag; and the same position write against the limit
+// (limit-server.ts, POST /position: one UPDATE on node:http + pg) in the same
+// run, at the same rate and at saturation.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdirSync, writeFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import os from "node:os";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import { createInterface } from "node:readline";
+import { seedDemoCity } from "../../server/seed/demo";
+import { prepareDatabase } from "../../tests/support/exchange/db";
+import { scrapeMetrics, startBenchServer } from "./server";
+import type { FleetDriver } from "./fleet-load";
+import { latencies, type Latencies, type PacedResult } from "./fleet-stats";
+
+const root = path.resolve(import.meta.dirname, "..", "..");
+
+export interface FleetOptions {
+  short: boolean;
+  outDir: string;
+  distDir: string;
+  log: (m: string) => void;
+  vm: (pid: number | undefined, field: "VmHWM" | "VmRSS") => number | undefined;
+  /** A CPU profile of the server, written here when it stops (`--profile`; summarise with `tsx scripts/bench/profile.ts <file>`). */
+  profileDir?: string;
+  startLimit: (databaseUrl: string) => Promise<{ url: string; process: ChildProcess; stop: () => Promise<void> }>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The generator in its own process, driven by one command a line (fleet-load.ts). */
+function startGenerator(file: string, needFiles: number, log: (m: string) => void) {
+  // Every open stream is a socket in the generator and in the server: check the descriptor limit, raise the soft one to what is needed.
+  const soft = Number(spawnSync("sh", ["-c", "ulimit -n"], { encoding: "utf8" }).stdout.trim());
+  const hard = spawnSync("sh", ["-c", "ulimit -Hn"], { encoding: "utf8" }).stdout.trim();
+  const hardN = hard === "unlimited" ? Infinity : Number(hard);
+  if (hardN < needFiles) throw new Error(`ulimit -Hn is ${hard}: the fleet needs ${needFiles} open files per process (raise the hard limit)`);
+  log(`  open files: soft ${soft}, hard ${hard}; needed ${needFiles}`);
+  const child = spawn("sh", ["-c", `ulimit -n ${Math.max(soft, needFiles)} && exec "$0" --import tsx "$1" "$2"`, process.execPath, path.join(root, "scripts/bench/fleet-load.ts"), file], {
+    cwd: root,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const waiting: Array<(v: unknown) => void> = [];
+  let err = "";
+  child.stderr.on("data", (c: Buffer) => (err += c.toString()));
+  createInterface({ input: child.stdout }).on("line", (line) => {
+    if (line.startsWith("FLEET_REPLY ")) waiting.shift()?.(JSON.parse(line.slice(12)));
+  });
+  child.on("exit", (code) => {
+    for (const w of waiting.splice(0)) w({ error: `generator exited (${code}): ${err.slice(-2000)}` });
+  });
+  return {
+    child,
+    ask<T>(command: Record<string, unknown>): Promise<T> {
+      return new Promise((resolve, reject) => {
+        waiting.push((v) => ((v as { error?: string }).error ? reject(new Error((v as { error: string }).error)) : resolve(v as T)));
+        child.stdin.write(`${JSON.stringify(command)}\n`);
+      });
+    },
+  };
+}
+
+interface Sampled {
+  at: number;
+  rssMb: number | undefined;
+  heapUsedMb: number;
+  roundSeconds: number;
+  roundOrders: number;
+  roundDrivers: number;
+  roundPairs: number;
+  roundPlanSeconds: number;
+  roundOffers: number;
+}
+
+export interface FleetResult {
+  at: string;
+  mode: "short" | "full";
+  drivers: number;
+  periodMs: number;
+  loadAverage: { before: number[]; after: number[] };
+  provisionSeconds: number;
+  streams: { opened: number; failed: number; seconds: number; rssBeforeMb: number; rssAfterMb: number; heapBeforeMb: number; heapAfterMb: number; kbPerStream: number; openAtEnd: number; errors: number };
+  positions: { app: PacedResult; limit: PacedResult; saturation: { app: unknown; limit: unknown } };
+  offers: { n: number; latency: Latencies; refusals: number };
+  orders: { rate: number; created: number; failed: number };
+  rounds: { n: number; seconds: Latencies; planSeconds: Latencies; orders: number; drivers: number; pairs: number; offers: number };
+  memory: { peakMb: number | undefined; rssSamples: Array<{ s: number; mb: number | undefined }> };
+}
+
+export async function runFleet(o: FleetOptions): Promise<FleetResult> {
+  const { log } = o;
+  const N = o.short ? 1_000 : 10_000;
+  const PERIOD_MS = 5_000;
+  const SECONDS = o.short ? 30 : 60;
+  const LIMIT_SECONDS = o.short ? 15 : 30;
+  const SATURATE_SECONDS = o.short ? 5 : 10;
+  const FREE_ORDERS = 300;
+  // A city of a million at the evening peak: about 3,600 orders an hour for 10,000 cars, scaled with the fleet.
+  const ORDER_RATE = Math.max(0.1, N / 10_000);
+  const loadBefore = os.loadavg().map((l) => Number(l.toFixed(2)));
+  const token = randomBytes(6).toString("hex");
+  log(`fleet: ${N} drivers, a position each ${PERIOD_MS / 1000} s (${(N * 1000) / PERIOD_MS}/s), ${SECONDS} s; load average ${loadBefore.join(" ")}`);
+
+  const t0 = Date.now();
+  const made = await prepareDatabase("postgres", async (prisma) => {
+    await seedDemoCity(prisma);
+    const city = await prisma.city.findFirstOrThrow({ orderBy: { id: "asc" }, select: { id: true } });
+    const services = await prisma.service.findMany({ where: { cityId: city.id }, select: { id: true } });
+    const tp = Date.now();
+    // Automatic dispatch for every service of the city: batched every round (the heaviest case), offers that wait, never given up.
+    await prisma.$executeRawUnsafe(`DELETE FROM dispatch_setting`);
+    await prisma.$executeRawUnsafe(
+      `INSERT INTO dispatch_setting (service_id, region_id, mode, strategy, accept_seconds, attempts, radius_km, free_long_minutes, batch_seconds, fairness_weight, chain_minutes, min_balance, updated_at)
+       SELECT id, NULL, 'AUTO', 'BATCHED', 20, 100, 3, 600, 1, 0, 0, -100000000, now() FROM service WHERE city_id = $1`,
+      city.id,
+    );
+    // The fleet at the city's houses (so on its roads), each with a key of its own (its SHA-256 is what the server stores).
+    await prisma.$executeRawUnsafe(
+      `WITH h AS (SELECT h.lat, h.lon, row_number() OVER (ORDER BY h.id) - 1 AS k, count(*) OVER () AS n
+                    FROM house h JOIN street s ON s.id = h.street_id WHERE s.city_id = $1)
+       INSERT INTO driver (city_id, call_sign, first_name, phone, state, balance, lat, lon, position_at, region_id, app_key_hash, app_seen_at)
+       SELECT $1, 'F' || lpad(i::text, 5, '0'), 'Водитель ' || i, '+7903' || lpad(i::text, 7, '0'), 'FREE', 10000000,
+              h.lat + (random() - 0.5) * 0.001, h.lon + (random() - 0.5) * 0.001, now(), NULL,
+              encode(sha256(convert_to('da_fleet_' || $3 || '_' || i, 'UTF8')), 'hex'), now()
+         FROM generate_series(0, $2 - 1) i JOIN h ON h.k = (i * 7919) % h.n`,
+      city.id,
+      N,
+      token,
+    );
+    await prisma.$executeRawUnsafe(
+      `INSERT INTO car (driver_id, brand, model, color, reg_number, car_class) SELECT id, 'Lada', 'Vesta', 'белый', 'Ф' || id || 'ЛТ', 1 FROM driver WHERE call_sign LIKE 'F%'`,
+    );
+    await prisma.$executeRawUnsafe(`INSERT INTO driver_service (driver_id, service_id) SELECT d.id, s.id FROM driver d, service s WHERE d.call_sign LIKE 'F%' AND s.city_id = $1`, city.id);
+    await prisma.$executeRawUnsafe(`INSERT INTO shift (driver_id) SELECT id FROM driver WHERE call_sign LIKE 'F%'`);
+    // 300 free orders waiting at houses of the city.
+    await prisma.$executeRawUnsafe(
+      `WITH h AS (SELECT h.lat, h.lon, row_number() OVER (ORDER BY h.id) - 1 AS k, count(*) OVER () AS n
+                    FROM house h JOIN street s ON s.id = h.street_id WHERE s.city_id = $1)
+       INSERT INTO orders (uuid, city_id, service_id, state, status_code, phone, street, house, lat, lon, amount, updated_at, created_at)
+       SELECT gen_random_uuid(), $1, $2, 'FREE', 9, '+7917' || lpad(i::text, 7, '0'), 'ул. Бенчмарка', '1', h.lat, h.lon, 30000, now(), now()
+         FROM generate_series(0, $3 - 1) i JOIN h ON h.k = (i * 104729 + 17) % h.n`,
+      city.id,
+      services[0]!.id,
+      FREE_ORDERS,
+    );
+    await prisma.$executeRawUnsafe(`ANALYZE`);
+    const rows = await prisma.$queryRawUnsafe<Array<{ id: number; i: number; lat: number; lon: number }>>(
+      `SELECT id, substr(call_sign, 2)::int AS i, lat, lon FROM driver WHERE call_sign LIKE 'F%' ORDER BY id`,
+    );
+    const addresses = await prisma.$queryRawUnsafe<Array<{ street: string; house: string }>>(
+      `SELECT s.full_name AS street, h.number AS house FROM house h JOIN street s ON s.id = h.street_id WHERE s.city_id = $1 ORDER BY h.id LIMIT 500`,
+      city.id,
+    );
+    log(`  provisioned ${rows.length} drivers on shift and ${FREE_ORDERS} free orders in ${((Date.now() - tp) / 1000).toFixed(1)} s`);
+    return { drivers: rows.map((r): FleetDriver => ({ id: r.id, key: `da_fleet_${token}_${r.i}`, lat: r.lat, lon: r.lon })), addresses, serviceId: services[0]!.id };
+  });
+  const provisionSeconds = (Date.now() - t0) / 1000;
+  const url = made.db.env.DATABASE_URL!;
+  const driversFile = path.join(tmpdir(), `taxi-fleet-${token}.json`);
+  writeFileSync(driversFile, JSON.stringify(made.result.drivers));
+
+  const app = await startBenchServer(
+    {
+      ...made.db.env,
+      RATE_LIMIT_PER_KEY: "0",
+      RATE_LIMIT_PER_ADDRESS: "0",
+      AUTH_RATE_PER_ADDRESS: "0",
+      LOG_LEVEL: "error",
+      EXCHANGE_CHECK_SECONDS: "0",
+      // One connection per phone for its stream, plus the positions' pool: the default (4,096 per listener) closes the rest at once.
+      MAX_CONNECTIONS: String(N + 2_000),
+      NEXT_DIST_DIR: o.distDir,
+      ...(o.profileDir ? { BENCH_CPU_PROF_DIR: o.profileDir } : {}),
+    },
+    o.profileDir ? [`--import=${path.join(root, "scripts/bench/cpu-profile.mjs")}`] : [],
+    N + 1_000,
+  );
+  log(`  the server answered ${(app.readyMs / 1000).toFixed(1)} s after its start`);
+  const limit = await o.startLimit(url);
+  const gen = startGenerator(driversFile, N + 1_000, log);
+  const pid = app.process.pid;
+  const samples: Sampled[] = [];
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      const m = await scrapeMetrics(app.metricsUrl);
+      samples.push({
+        at: Date.now(),
+        rssMb: o.vm(pid, "VmRSS"),
+        heapUsedMb: Math.round((m.get("nodejs_heap_size_used_bytes") ?? NaN) / 1048576),
+        roundSeconds: m.get('taxi_dispatch_round_last{figure="seconds"}') ?? NaN,
+        roundOrders: m.get('taxi_dispatch_round_last{figure="orders"}') ?? NaN,
+        roundDrivers: m.get('taxi_dispatch_round_last{figure="drivers"}') ?? NaN,
+        roundPairs: m.get('taxi_dispatch_round_last{figure="pairs"}') ?? NaN,
+        roundPlanSeconds: m.get('taxi_dispatch_round_last{figure="plan_seconds"}') ?? NaN,
+        roundOffers: m.get('taxi_dispatch_round_last{figure="offers"}') ?? NaN,
+      });
+      await sleep(1_000);
+    }
+  })();
+  try {
+    // Memory per open stream: the server's resident set before and after every driver's stream is open (settled a moment).
+    await sleep(2_000);
+    // Measured here, not taken from the sampler (whose scrape waits for a busy server's event loop).
+    const measure = async () => ({ rssMb: o.vm(pid, "VmRSS"), heapUsedMb: Math.round(((await scrapeMetrics(app.metricsUrl)).get("nodejs_heap_size_used_bytes") ?? NaN) / 1048576) });
+    const before = await measure();
+    log(`  opening ${N} offer streams`);
+    const streams = await gen.ask<{ opened: number; failed: number; seconds: number; firstError?: string }>({ cmd: "streams", url: app.url });
+    await sleep(3_000);
+    const after = await measure();
+    const kbPerStream = streams.opened > 0 ? Math.round((((after.rssMb ?? 0) - (before.rssMb ?? 0)) * 1024) / streams.opened) : NaN;
+    log(`    ${streams.opened} open in ${streams.seconds} s (${streams.failed} failed${streams.firstError ? `: ${streams.firstError}` : ""}); RSS ${before.rssMb} -> ${after.rssMb} MB: ${kbPerStream} KB a stream`);
+
+    // Orders at the evening rate while the positions run.
+    let ordering = true;
+    let created = 0;
+    let orderFailed = 0;
+    const orders = (async () => {
+      let i = 0;
+      const start = Date.now();
+      while (ordering) {
+        const due = start + (i * 1000) / ORDER_RATE;
+        if (due > Date.now()) {
+          await sleep(Math.min(200, due - Date.now()));
+          continue;
+        }
+        const a = made.result.addresses[i % made.result.addresses.length]!;
+        i++;
+        void fetch(`${app.url}/api/order`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ api_key: app.apiKey, phone: `+7927${String(i).padStart(7, "0")}`, street: a.street, house: a.house, moderation_required: "no", service_id: String(made.result.serviceId) }),
+        })
+          .then(async (r) => ((await r.text()).includes('"DONE"') ? created++ : orderFailed++))
+          .catch(() => orderFailed++);
+      }
+    })();
+    const runFrom = Date.now();
+    log(`  positions to the application: ${(N * 1000) / PERIOD_MS}/s for ${SECONDS} s, orders at ${ORDER_RATE}/s`);
+    const appPaced = await gen.ask<PacedResult>({ cmd: "paced", url: app.url, kind: "app", seconds: SECONDS, periodMs: PERIOD_MS });
+    const runTo = Date.now();
+    ordering = false;
+    await orders;
+    logPaced(log, appPaced);
+    const status = await gen.ask<{ open: number }>({ cmd: "status" });
+
+    log(`  the same positions to the limit (node:http + pg, one UPDATE)`);
+    const limitPaced = await gen.ask<PacedResult>({ cmd: "paced", url: limit.url, kind: "limit", seconds: LIMIT_SECONDS, periodMs: PERIOD_MS });
+    logPaced(log, limitPaced);
+    log(`  saturation (64 concurrent reports), the application and the limit, ${SATURATE_SECONDS} s each`);
+    const satApp = await gen.ask<{ rps: number; latency: Latencies }>({ cmd: "saturate", url: app.url, kind: "app", seconds: SATURATE_SECONDS, concurrency: 64 });
+    const satLimit = await gen.ask<{ rps: number; latency: Latencies }>({ cmd: "saturate", url: limit.url, kind: "limit", seconds: SATURATE_SECONDS, concurrency: 64 });
+    log(`    application ${satApp.rps}/s (p50 ${satApp.latency.p50} ms), limit ${satLimit.rps}/s (p50 ${satLimit.latency.p50} ms): ${Math.round((100 * satApp.rps) / satLimit.rps)}%`);
+
+    const closed = await gen.ask<{ openAtClose: number; offers: Array<{ offerId: number; driverId: number; at: number }>; streamErrors: number; refusals: number }>({ cmd: "close" });
+    // An offer's way: from its creation (sent_at, the database's clock on this machine) to the stream event at the phone.
+    const pg = (await import("pg")).default;
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const ids = closed.offers.map((x) => x.offerId);
+    const sent = new Map<number, number>();
+    for (let k = 0; k < ids.length; k += 5_000) {
+      const r = await client.query<{ id: number; ms: string }>(`SELECT id, (extract(epoch FROM sent_at AT TIME ZONE current_setting('TimeZone')) * 1000)::text AS ms FROM dispatch_offer WHERE id = ANY($1::int[])`, [ids.slice(k, k + 5_000)]);
+      for (const row of r.rows) sent.set(row.id, Number(row.ms));
+    }
+    await client.end();
+    const offerDelays = closed.offers.flatMap((x) => (sent.has(x.offerId) ? [x.at - sent.get(x.offerId)!] : []));
+    const offerLatency = latencies(offerDelays);
+    log(`  offers at their drivers: ${offerLatency.n}, from creation p50 ${offerLatency.p50} ms, p99 ${offerLatency.p99} ms, max ${offerLatency.max} ms`);
+
+    sampling = false;
+    await sampler;
+    const during = samples.filter((s) => s.at >= runFrom && s.at <= runTo + 1_000);
+    // Each distinct round seen by the sampler (a round changes the gauge; the same value twice is one round).
+    const rounds = samples.filter((s, k) => Number.isFinite(s.roundSeconds) && (k === 0 || s.roundSeconds !== samples[k - 1]!.roundSeconds));
+    const roundMs = latencies(rounds.map((r) => r.roundSeconds * 1000));
+    const planMs = latencies(rounds.map((r) => r.roundPlanSeconds * 1000));
+    void during;
+    const lastRound = rounds.at(-1);
+    log(`  dispatch rounds seen: ${rounds.length}, p50 ${roundMs.p50} ms, max ${roundMs.max} ms; their plan p50 ${planMs.p50} ms, max ${planMs.max} ms (last: ${lastRound?.roundOrders} orders x ${lastRound?.roundDrivers} drivers, ${lastRound?.roundPairs} pairs, ${lastRound?.roundOffers} offers)`);
+    const rss = samples.map((s) => s.rssMb ?? 0);
+    const result: FleetResult = {
+      at: new Date().toISOString(),
+      mode: o.short ? "short" : "full",
+      drivers: N,
+      periodMs: PERIOD_MS,
+      loadAverage: { before: loadBefore, after: os.loadavg().map((l) => Number(l.toFixed(2))) },
+      provisionSeconds: Math.round(provisionSeconds),
+      streams: {
+        opened: streams.opened,
+        failed: streams.failed,
+        seconds: streams.seconds,
+        rssBeforeMb: before.rssMb ?? NaN,
+        rssAfterMb: after.rssMb ?? NaN,
+        heapBeforeMb: before.heapUsedMb,
+        heapAfterMb: after.heapUsedMb,
+        kbPerStream,
+        openAtEnd: status.open,
+        errors: closed.streamErrors,
+      },
+      positions: { app: appPaced, limit: limitPaced, saturation: { app: satApp, limit: satLimit } },
+      offers: { n: offerLatency.n, latency: offerLatency, refusals: closed.refusals },
+      orders: { rate: ORDER_RATE, created, failed: orderFailed },
+      rounds: { n: rounds.length, seconds: roundMs, planSeconds: planMs, offers: lastRound?.roundOffers ?? NaN, orders: lastRound?.roundOrders ?? NaN, drivers: lastRound?.roundDrivers ?? NaN, pairs: lastRound?.roundPairs ?? NaN },
+      memory: { peakMb: Math.max(...rss), rssSamples: samples.map((s) => ({ s: Math.round((s.at - samples[0]!.at) / 1000), mb: s.rssMb })) },
+    };
+    writeFleetReport(result, o.outDir, log);
+    return result;
+  } finally {
+    sampling = false;
+    await gen.ask({ cmd: "exit" }).catch(() => undefined);
+    gen.child.kill();
+    await limit.stop();
+    await app.stop();
+    await made.db.drop();
+    rmSync(driversFile, { force: true });
+  }
+}
+
+function logPaced(log: (m: string) => void, r: PacedResult): void {
+  log(
+    `    ${r.kind}: ${r.rps}/s served of ${r.rate}/s; p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, max ${r.latency.max} ms; ${r.bad + r.errors} failed${r.firstBad ? ` (${r.firstBad})` : ""}; ` +
+      `generator: send lag p99 ${r.sendLag.p99} ms, loop delay p99 ${r.loopDelay.p99} ms`,
+  );
+}
+
+function writeFleetReport(r: FleetResult, outDir: string, log: (m: string) => void): void {
+  mkdirSync(outDir, { recursive: true });
+  const stamp = r.at.replace(/[:.]/g, "-");
+  const ratio = (a: number, b: number) => `${Math.round((100 * a) / b)}%`;
+  const satApp = r.positions.saturation.app as { rps: number; latency: Latencies };
+  const satLimit = r.positions.saturation.limit as { rps: number; latency: Latencies };
+  const row = (p: PacedResult, name: string) =>
+    `| ${name} | ${p.rate}/s | ${p.rps}/s | ${p.latency.p50} | ${p.latency.p99} | ${p.latency.max} | ${p.bad + p.errors} | ${p.sendLag.p99} | ${p.loopDelay.p99} |`;
+  const md = [
+    `# Fleet benchmark ${r.at} (${r.mode})`,
+    ``,
+    `${r.drivers} drivers on shift, a position every ${r.periodMs / 1000} s each; load average before ${r.loadAverage.before.join(" ")}, after ${r.loadAverage.after.join(" ")} (${os.cpus().length} cores). Provisioned in ${r.provisionSeconds} s.`,
+    ``,
+    `| positions | rate | served | p50 ms | p99 ms | max ms | failed | generator send lag p99 ms | generator loop delay p99 ms |`,
+    `|---|---:|---:|---:|---:|---:|---:|---:|---:|`,
+    row(r.positions.app, "POST /driver-app/v1/position (streams open, orders, rounds)"),
+    row(r.positions.limit, "limit: node:http + pg, one UPDATE"),
+    ``,
+    `Saturation (64 concurrent reports): application ${satApp.rps}/s (p50 ${satApp.latency.p50} ms), limit ${satLimit.rps}/s (p50 ${satLimit.latency.p50} ms): ${ratio(satApp.rps, satLimit.rps)} of the limit.`,
+    ``,
+    `| figure | value |`,
+    `|---|---|`,
+    `| offer streams open | ${r.streams.opened} (${r.streams.failed} failed) in ${r.streams.seconds} s; ${r.streams.openAtEnd} still open after the positions; ${r.streams.errors} errors |`,
+    `| server memory per open stream | ${r.streams.kbPerStream} KB (RSS ${r.streams.rssBeforeMb} → ${r.streams.rssAfterMb} MB; V8 heap ${r.streams.heapBeforeMb} → ${r.streams.heapAfterMb} MB) |`,
+    `| offer: creation → its driver's stream | ${r.offers.n} offers, p50 ${r.offers.latency.p50} ms, p99 ${r.offers.latency.p99} ms, max ${r.offers.latency.max} ms |`,
+    `| dispatch round (ms: the whole round, with its offers made one by one) | ${r.rounds.n} rounds seen, p50 ${r.rounds.seconds.p50}, max ${r.rounds.seconds.max}; its plan (reads, arrival times, assignment) p50 ${r.rounds.planSeconds.p50}, max ${r.rounds.planSeconds.max}; the last: ${r.rounds.orders} free orders × ${r.rounds.drivers} free drivers, ${r.rounds.pairs} pairs weighed, ${r.rounds.offers} offers |`,
+    `| orders created at ${r.orders.rate}/s | ${r.orders.created} (${r.orders.failed} failed) |`,
+    `| server resident memory | peak ${r.memory.peakMb} MB; over the run (s: MB) ${r.memory.rssSamples.filter((_, k) => k % 10 === 0).map((s) => `${s.s}: ${s.mb}`).join(", ")} |`,
+    ``,
+  ].join("\n");
+  const json = JSON.stringify(r, null, 2);
+  for (const name of [`fleet-${stamp}`, "latest-fleet"]) {
+    writeFileSync(path.join(outDir, `${name}.json`), json);
+    writeFileSync(path.join(outDir, `${name}.md`), md);
+  }
+  console.log(md);
+  log(`written: bench-results/fleet-${stamp}.{json,md}, bench-results/latest-fleet.{json,md}`);
+}
+
