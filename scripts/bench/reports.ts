@@ -27,6 +27,8 @@ export interface ReportsResult {
   generateSeconds: number;
   month: string;
   targets: ReportsTarget[];
+  /** What the order_fact triggers add to writing orders: the same batch of orders with their history and offers, with and without them. */
+  triggerCost: { orders: number; rows: number; withMs: number; withoutMs: number };
 }
 
 /** The goal of issue 29: a month of a city with a million orders within 2 s on PostgreSQL. */
@@ -35,17 +37,35 @@ export const REPORTS_FULL_ORDERS = 1_000_000;
 
 const MONTH = "2026-10";
 
-/** Generates `n` orders of city 1 over the month (Moscow time, shift day from 08:00) with everything the reports read. */
-async function generate(prisma: PrismaClient, n: number, log: (m: string) => void): Promise<ReportsResult["rows"]> {
-  const step = async (what: string, sql: string, ...params: unknown[]) => {
-    const t0 = performance.now();
-    const count = await prisma.$executeRawUnsafe(sql, ...params);
-    log(`    ${what}: ${count.toLocaleString("en")} rows in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    return count;
-  };
-  // 2026-10-01 08:00 MSK = 05:00 UTC; the month holds 31 shift days.
-  const from = "2026-10-01 05:00:00";
-  const span = 31 * 86_400;
+/** The order_fact triggers (migration order_facts), switched off while the history is generated set-based and filled by the migration's own backfill after. */
+const FACT_TRIGGERS: Array<[table: string, trigger: string]> = [
+  ["orders", "order_fact_insert"],
+  ["orders", "order_fact_update"],
+  ["order_status_change", "order_fact_insert"],
+  ["order_status_change", "order_fact_change"],
+  ["dispatch_offer", "order_fact_insert"],
+  ["dispatch_offer", "order_fact_change"],
+  ["exchange_link", "order_fact_link"],
+];
+
+async function factTriggers(db: Pick<PrismaClient, "$executeRawUnsafe">, on: boolean): Promise<void> {
+  for (const [table, trigger] of FACT_TRIGGERS) await db.$executeRawUnsafe(`ALTER TABLE "${table}" ${on ? "ENABLE" : "DISABLE"} TRIGGER "${trigger}"`);
+}
+
+/** The migration's backfill of order_fact (prisma/migrations/*_order_facts), for the orders generated without the triggers (the demo city's own have theirs). */
+const FACTS_BACKFILL = `INSERT INTO order_fact (order_id, city_id, service_id, region_id, driver_id, api_key_id, source, created_at, preorder, state, status_code, amount,
+                        offered_at, accepted_at, at_pickup_at, completed_at, offers, first_source, first_offer_at, first_offer_id,
+                        last_change_id, last_actor, last_reason, bought, sold)
+SELECT order_id, city_id, service_id, region_id, driver_id, api_key_id, source, created_at, preorder, state, status_code, amount,
+       offered_at, accepted_at, at_pickup_at, completed_at, offers, first_source, first_offer_at, first_offer_id,
+       last_change_id, last_actor, last_reason, bought, sold
+  FROM order_fact_source s
+ WHERE NOT EXISTS (SELECT 1 FROM order_fact x WHERE x.order_id = s.order_id)`;
+
+type Step = (what: string, sql: string, ...params: unknown[]) => Promise<number>;
+
+/** `n` orders of city 1 from `from` over `span` seconds, marked by their street, with their history and offers. */
+async function makeOrders(step: Step, street: string, n: number, from: string, span: number): Promise<{ history: number; offers: number }> {
   // Of every 100 orders: 80 completed, 8 taken then cancelled by the client, 7 cancelled before any driver, 5 lost (no cars).
   await step(
     "orders",
@@ -55,7 +75,7 @@ async function generate(prisma: PrismaClient, n: number, log: (m: string) => voi
             (CASE WHEN i % 10 < 6 THEN 'API' WHEN i % 10 < 9 THEN 'CONSOLE' ELSE 'EXCHANGE' END)::"OrderSource",
             CASE WHEN i % 100 < 80 THEN 'DONE_SUCCESSFUL' WHEN i % 100 < 95 THEN 'DONE_CANCELLED' ELSE 'DONE_NO_CARS' END,
             CASE WHEN i % 100 < 80 THEN 100 WHEN i % 100 < 95 THEN 95 ELSE 93 END,
-            '+7916' || lpad((i % 9000000)::text, 7, '0'), 'ул. Бенчмарка', (i % 200)::text, 55.75 + (i % 100) / 1000.0, 37.62 + (i % 77) / 1000.0,
+            '+7916' || lpad((i % 9000000)::text, 7, '0'), $4, (i % 200)::text, 55.75 + (i % 100) / 1000.0, 37.62 + (i % 77) / 1000.0,
             15000 + (i * 37) % 60000, false, t, t
        FROM generate_series(1, $1::int) i
             CROSS JOIN (SELECT array_agg(id ORDER BY id) AS ids FROM service WHERE city_id = 1) s
@@ -65,6 +85,7 @@ async function generate(prisma: PrismaClient, n: number, log: (m: string) => voi
     n,
     from,
     span,
+    street,
   );
   // The history: w1 seconds to the first offer (5..119), the driver accepts 5 s later, w2 to the pickup (120..719).
   const history = await step(
@@ -84,8 +105,9 @@ async function generate(prisma: PrismaClient, n: number, log: (m: string) => voi
               (6, 'FREE', 'DONE_CANCELLED', 95, 'API_KEY', 'client changed plans', 300, o.state = 'DONE_CANCELLED' AND o.driver_id IS NULL),
               (6, 'FREE', 'DONE_NO_CARS', 93, 'SYSTEM', 'no cars', 600, o.state = 'DONE_NO_CARS')
             ) v(step, from_state, to_state, to_code, actor, reason, offset_s, applies)
-      WHERE o.street = 'ул. Бенчмарка' AND v.applies
+      WHERE o.street = $1 AND v.applies
       ORDER BY o.id, v.step`,
+    street,
   );
   // Offers: the accepted one (AUTO or BATCH), and for every third taken order a refusal by another driver before it.
   const offers = await step(
@@ -98,8 +120,27 @@ async function generate(prisma: PrismaClient, n: number, log: (m: string) => voi
             CROSS JOIN (SELECT array_agg(id ORDER BY id) AS ids FROM driver WHERE city_id = 1) d
             CROSS JOIN LATERAL (SELECT 5 + (o.id * 37) % 115 AS w1) w
             CROSS JOIN LATERAL (VALUES (1, 'REFUSED', greatest(w.w1 - 4, 0), o.id % 3 = 0), (2, 'ACCEPTED', w.w1, TRUE)) v(attempt, state, at, applies)
-      WHERE o.street = 'ул. Бенчмарка' AND o.driver_id IS NOT NULL AND v.applies`,
+      WHERE o.street = $1 AND o.driver_id IS NOT NULL AND v.applies`,
+    street,
   );
+  return { history, offers };
+}
+
+/** Generates `n` orders of city 1 over the month (Moscow time, shift day from 08:00) with everything the reports read. */
+async function generate(prisma: PrismaClient, n: number, log: (m: string) => void): Promise<ReportsResult["rows"]> {
+  const step: Step = async (what, sql, ...params) => {
+    const t0 = performance.now();
+    const count = await prisma.$executeRawUnsafe(sql, ...params);
+    log(`    ${what}: ${count.toLocaleString("en")} rows in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    return count;
+  };
+  // 2026-10-01 08:00 MSK = 05:00 UTC; the month holds 31 shift days.
+  const from = "2026-10-01 05:00:00";
+  const span = 31 * 86_400;
+  await factTriggers(prisma, false);
+  const { history, offers } = await makeOrders(step, "ул. Бенчмарка", n, from, span);
+  await factTriggers(prisma, true);
+  await step("order_fact (the migration's backfill)", FACTS_BACKFILL);
   // The commission of each completed trip (15 %), written when it completed.
   const commission = await step(
     "driver_ledger_entry",
@@ -130,6 +171,41 @@ async function generate(prisma: PrismaClient, n: number, log: (m: string) => voi
   return { history, offers, commission, ratings, shifts };
 }
 
+/**
+ * The triggers' cost: `k` more orders (another month, so no report sees them) with their history and offers written
+ * set-based with the triggers and without, each in a transaction rolled back after. Per row, not per API call: the
+ * whole cost the triggers can add to a move is here.
+ */
+async function measureTriggers(prisma: PrismaClient, k: number, log: (m: string) => void): Promise<ReportsResult["triggerCost"]> {
+  const run = async (on: boolean) => {
+    let ms = 0;
+    let rows = 0;
+    await prisma
+      .$transaction(
+        async (tx) => {
+          if (!on) await factTriggers(tx, false);
+          const t0 = performance.now();
+          const step: Step = async (_what, sql, ...params) => tx.$executeRawUnsafe(sql, ...params);
+          const made = await makeOrders(step, "ул. Замера", k, "2026-11-10 05:00:00", 86_400);
+          ms = Math.round(performance.now() - t0);
+          rows = k + made.history + made.offers;
+          throw new Rollback();
+        },
+        { timeout: 900_000, maxWait: 60_000 },
+      )
+      .catch((e: unknown) => {
+        if (!(e instanceof Rollback)) throw e;
+      });
+    return { ms, rows };
+  };
+  const without = await run(false);
+  const withT = await run(true);
+  log(`  triggers: ${k.toLocaleString("en")} orders (${withT.rows.toLocaleString("en")} rows with history and offers) in ${withT.ms} ms with the order_fact triggers, ${without.ms} ms without`);
+  return { orders: k, rows: withT.rows, withMs: withT.ms, withoutMs: without.ms };
+}
+
+class Rollback extends Error {}
+
 function sample(values: number[]): Sample {
   const sorted = [...values].sort((a, b) => a - b);
   const round = (x: number) => Math.round(x);
@@ -148,6 +224,7 @@ export async function benchReports(options: { short: boolean; log: (m: string) =
   const generateSeconds = Math.round((performance.now() - t0) / 100) / 10;
   const { prisma, close } = await made.db.open();
   const targets: ReportsTarget[] = [];
+  let triggerCost: ReportsResult["triggerCost"] = { orders: 0, rows: 0, withMs: 0, withoutMs: 0 };
   try {
     const query = { period: "month" as const, date: `${MONTH}-15`, cityId: 1 };
     const runs = options.short ? 3 : 5;
@@ -165,9 +242,12 @@ export async function benchReports(options: { short: boolean; log: (m: string) =
       targets.push({ name: kind, firstMs, latencyMs });
       log(`  ${kind}: first ${firstMs} ms, median ${latencyMs.p50} ms, slowest ${latencyMs.max} ms`);
     }
+    triggerCost = await measureTriggers(prisma, options.short ? 3_000 : 20_000, log);
   } finally {
     await close();
-    await made.db.drop();
+    // BENCH_REPORTS_KEEP_DB=1 leaves the generated database for EXPLAIN ANALYZE by hand.
+    if (process.env.BENCH_REPORTS_KEEP_DB === "1") log(`  kept: ${made.db.env.DATABASE_URL}`);
+    else await made.db.drop();
   }
-  return { orders: n, rows: made.result, generateSeconds, month: MONTH, targets };
+  return { orders: n, rows: made.result, generateSeconds, month: MONTH, targets, triggerCost };
 }

@@ -14,7 +14,9 @@ export const ASSIGNED_WITHIN_SECONDS = 60;
 export interface DispatchRow {
   strategy: string;
   regionId: number | null;
+  /** The region's name in Russian and in English (empty without a region). */
   region: string;
+  regionEn: string;
   orders: number;
   offers: number;
   offersPerOrder: number | null;
@@ -25,7 +27,7 @@ export interface DispatchRow {
 }
 
 export interface DispatchReport {
-  totals: Omit<DispatchRow, "strategy" | "regionId" | "region">;
+  totals: Omit<DispatchRow, "strategy" | "regionId" | "region" | "regionEn">;
   rows: DispatchRow[];
 }
 
@@ -37,14 +39,14 @@ export async function dispatchReport(db: DbOrTx, scope: Scope): Promise<Dispatch
     db,
     `${cte} SELECT strategy, region_id, count(*)::int AS orders, COALESCE(sum(offers), 0)::int AS offers,
             count(accepted_at)::int AS assigned,
-            count(*) FILTER (WHERE extract(epoch FROM accepted_at - created_at) <= ${within})::int AS within
+            count(*) FILTER (WHERE accept_ms <= ${within}::bigint * 1000)::int AS within
        FROM (SELECT facts.*, COALESCE(first_source, 'NONE') AS strategy FROM facts WHERE NOT preorder) x
       GROUP BY GROUPING SETS ((strategy, region_id), ())
       ORDER BY strategy NULLS LAST, region_id NULLS FIRST`,
     sql.params,
   );
   const regionIds = [...new Set(rows.map((r) => r.region_id).filter((v): v is number => v !== null).map(Number))];
-  const regions = new Map((await db.region.findMany({ where: { id: { in: regionIds } }, select: { id: true, name: true } })).map((r) => [r.id, r.name]));
+  const regions = new Map((await db.region.findMany({ where: { id: { in: regionIds } }, select: { id: true, name: true, nameEn: true } })).map((r) => [r.id, r]));
   const shape = (r: Record<string, unknown>) => {
     const orders = num(r.orders);
     const offers = num(r.offers);
@@ -66,7 +68,8 @@ export async function dispatchReport(db: DbOrTx, scope: Scope): Promise<Dispatch
       .map((r) => ({
         strategy: String(r.strategy),
         regionId: r.region_id === null ? null : num(r.region_id),
-        region: r.region_id === null ? "" : (regions.get(num(r.region_id)) ?? String(r.region_id)),
+        region: r.region_id === null ? "" : (regions.get(num(r.region_id))?.name ?? String(r.region_id)),
+        regionEn: r.region_id === null ? "" : (regions.get(num(r.region_id))?.nameEn || String(r.region_id)),
         ...shape(r),
       })),
   };

@@ -4,7 +4,7 @@
 // the exchange; by local hour; the funnel.
 import type { DbOrTx } from "../db";
 import { sqlQuery } from "../db/sql";
-import { factsCte, OUTCOME_SQL } from "./facts";
+import { factsCte } from "./facts";
 import { num, seconds, Sql, type Scope } from "./scope";
 
 export interface OrdersReport {
@@ -20,7 +20,7 @@ export async function ordersReport(db: DbOrTx, scope: Scope): Promise<OrdersRepo
   const hour = sql.hourOf("created_at", scope.period);
   const rows = await sqlQuery<Record<string, unknown>>(
     db,
-    `${cte}, out AS (SELECT facts.*, ${OUTCOME_SQL} AS outcome, ${hour} AS hour FROM facts)
+    `${cte}, out AS (SELECT facts.*, ${hour} AS hour FROM facts)
      SELECT hour,
             count(*)::int AS created,
             count(*) FILTER (WHERE offered_at IS NOT NULL OR accepted_at IS NOT NULL)::int AS offered,
@@ -32,7 +32,7 @@ export async function ordersReport(db: DbOrTx, scope: Scope): Promise<OrdersRepo
             count(*) FILTER (WHERE outcome = 'open')::int AS open,
             count(*) FILTER (WHERE bought)::int AS bought,
             count(*) FILTER (WHERE sold)::int AS sold,
-            avg(extract(epoch FROM accepted_at - created_at)) FILTER (WHERE NOT preorder)::float8 AS mean_accept
+            (avg(accept_ms) FILTER (WHERE NOT preorder) / 1000)::float8 AS mean_accept
        FROM out GROUP BY GROUPING SETS ((hour), ()) ORDER BY hour NULLS LAST`,
     sql.params,
   );
@@ -59,7 +59,7 @@ export async function ordersReport(db: DbOrTx, scope: Scope): Promise<OrdersRepo
   const cancellations = await sqlQuery<{ actor: string | null; state: string; reason: string | null; count: number }>(
     db,
     `${ccte} SELECT COALESCE(final_actor, '') AS actor, state, COALESCE(final_reason, '') AS reason, count(*)::int AS count
-       FROM (SELECT facts.*, ${OUTCOME_SQL} AS outcome FROM facts) x
+       FROM facts x
       WHERE outcome IN ('cancelled', 'lost')
       GROUP BY 1, 2, 3 ORDER BY count DESC, actor, state, reason LIMIT 200`,
     csql.params,

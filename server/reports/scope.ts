@@ -32,13 +32,24 @@ export class Sql {
   instant(value: Date): string {
     return `(${this.param(value.toISOString())}::timestamptz AT TIME ZONE 'UTC')`;
   }
-  /** The report day (YYYY-MM-DD) of a UTC timestamp column: local time in the zone, less the shift start hours. */
+  /** The report day (YYYY-MM-DD) of a UTC timestamp column in the period: local time in the zone, less the shift start hours. */
   dayOf(column: string, period: Period): string {
-    return `to_char(((${column} AT TIME ZONE 'UTC') AT TIME ZONE ${this.param(period.timeZone)}) - make_interval(hours => ${this.param(period.shiftStartHour)}::int), 'YYYY-MM-DD')`;
+    return this.label(column, period, (t) => `to_char(((${t} AT TIME ZONE 'UTC') AT TIME ZONE ${this.param(period.timeZone)}) - make_interval(hours => ${this.param(period.shiftStartHour)}::int), 'YYYY-MM-DD')`);
   }
-  /** The local hour (0..23) of a UTC timestamp column. */
+  /** The local hour (0..23) of a UTC timestamp column in the period. */
   hourOf(column: string, period: Period): string {
-    return `extract(hour FROM ((${column} AT TIME ZONE 'UTC') AT TIME ZONE ${this.param(period.timeZone)}))::int`;
+    return this.label(column, period, (t) => `extract(hour FROM ((${t} AT TIME ZONE 'UTC') AT TIME ZONE ${this.param(period.timeZone)}))::int`);
+  }
+  /**
+   * A label of local time (the day, the hour) of a column's instants inside the period, without converting each row's
+   * time zone (the cost of a month of a million rows): the label is computed once per quarter hour of the period (every
+   * zone's offset is a whole number of quarter hours and the shift starts on the hour, so it is constant within one), the
+   * instants where it changes kept as thresholds, and each row's label found among them by width_bucket's binary search.
+   */
+  private label(column: string, period: Period, of: (t: string) => string): string {
+    const steps = `generate_series(date_bin('15 minutes', ${this.instant(period.from)}, TIMESTAMP '2000-01-01'), ${this.instant(period.to)}, interval '15 minutes')`;
+    const changes = `(SELECT t, label FROM (SELECT t, label, lag(label) OVER (ORDER BY t) AS prev FROM (SELECT t, ${of("t")} AS label FROM ${steps} t) a) b WHERE prev IS NULL OR prev <> label)`;
+    return `((SELECT array_agg(label ORDER BY t) FROM ${changes} l)[width_bucket(${column}, (SELECT array_agg(t ORDER BY t) FROM ${changes} c))])`;
   }
 }
 

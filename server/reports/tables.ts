@@ -88,9 +88,9 @@ export function reportSheets<K extends ReportKind>(kind: K, data: ReportOf[K], m
       const d = data as ReportOf["dispatch"];
       const t = d.totals;
       return [
-        sheet(s, "dispatch", ["strategy", "region", "orders", "offers", "offersPerOrder", "assigned", "assignedWithin60", "shareWithin60"], [...d.rows, { strategy: c.total, region: "", ...t }], (r) => [
+        sheet(s, "dispatch", ["strategy", "region", "orders", "offers", "offersPerOrder", "assigned", "assignedWithin60", "shareWithin60"], [...d.rows, { strategy: c.total, region: "", regionEn: "", ...t }], (r) => [
           r.strategy,
-          r.region,
+          locale === "en" ? r.regionEn : r.region,
           r.orders,
           r.offers,
           r.offersPerOrder,

@@ -209,8 +209,11 @@ beforeAll(async () => {
   await api("POST", "cancel_order", { uuid: never.uuid, reason: "changed plans" }, timing.key);
 }, 300_000);
 
+/** The last test stops the server on PGlite to read the database itself. */
+let stopped = false;
+
 afterAll(async () => {
-  await app?.stop();
+  if (!stopped) await app?.stop();
   await receiverC?.stop();
   await database?.drop();
 });
@@ -666,5 +669,61 @@ describe("waits and the share assigned within 60 s, from the orders' own timesta
     expectWaits(data, orders, "timing");
     // Two waits seconds and a minute apart: the 90th percentile is near the slow one, far from the mean.
     expect(data.toAccept.p90Seconds! - data.toAccept.meanSeconds!).toBeGreaterThan(20);
+  });
+});
+
+// The reports read order_fact (docs/reports.md, "Speed"), kept by triggers in the transactions that change the orders.
+// After everything above (orders created through the API and the console, offers sent, refused and accepted, moves,
+// cancellations, "no cars", completions with their ledger entries, exchange trades) and, on PostgreSQL, a burst of the
+// same done concurrently, every order's facts equal the facts computed afresh from the raw tables (the view
+// order_fact_source, the reports' former reading of the history), and each outcome and wait follows from them.
+describe("order_fact: kept by the triggers equal to the facts recomputed from the raw tables", () => {
+  const COLUMNS = `order_id, city_id, service_id, region_id, driver_id, api_key_id, source::text AS source, created_at, preorder, state, status_code, amount,
+    offered_at, accepted_at, at_pickup_at, completed_at, offers, first_source, first_offer_at, first_offer_id, last_change_id, last_actor, last_reason, bought, sold`;
+  const OUTCOME = `CASE WHEN state = 'DONE_SUCCESSFUL' THEN 'completed'
+    WHEN status_code >= 90 AND accepted_at IS NULL AND (state = 'DONE_NO_CARS' OR last_actor = 'SYSTEM') THEN 'lost'
+    WHEN status_code >= 90 THEN 'cancelled' ELSE 'open' END`;
+
+  it("after creations, offers, moves, cancellations, completions with commission and exchange trades (concurrent ones on PostgreSQL)", async () => {
+    if (database.kind === "postgres") {
+      // Eight orders at once, then at once: three cancelled by the client, one closed as "no cars", one sent by hand
+      // and refused, two driven to the end by A and B (commission entries), one left open.
+      const made = await Promise.all(
+        Array.from({ length: 8 }, async (_, i) => {
+          const name = `${tag} burst ${i}`;
+          const { uuid } = await api<{ uuid: string }>("POST", "order", { phone: `7916556${String(i).padStart(4, "0")}`, street: "ул. Ленина", house: "2", name, moderation_required: "no", need_notify: "no" });
+          return { uuid, ...(await idOf(name)) };
+        }),
+      );
+      await Promise.all([
+        ...made.slice(0, 3).map((o) => api("POST", "cancel_order", { uuid: o.uuid, reason: "burst" })),
+        ok(sessions.admin, "orders.move", { orderId: made[3]!.id, to: "DONE_NO_CARS", expectedVersion: made[3]!.version, reason: "no cars" }, "mutation"),
+        (async () => {
+          await ok(sessions.admin, "dispatch.send", { orderId: made[4]!.id, driverId: drivers.X.id }, "mutation");
+          await driverApp(drivers.X.key, "offer/refuse", { uuid: made[4]!.uuid, reason: "busy" });
+        })(),
+        drive(drivers.A.key, made[5]!.uuid, false),
+        drive(drivers.B.key, made[6]!.uuid, false),
+      ]);
+    } else {
+      // PGlite: one process opens the data directory at a time.
+      await app.stop();
+      stopped = true;
+    }
+    const [kept, computed, wrongOutcomes] = await database.use(async (_prisma, query) =>
+      Promise.all([
+        query(`SELECT ${COLUMNS} FROM order_fact ORDER BY order_id`),
+        query(`SELECT ${COLUMNS} FROM order_fact_source ORDER BY order_id`),
+        query(
+          `SELECT order_id, outcome, ${OUTCOME} AS expected, accept_ms FROM order_fact
+            WHERE outcome <> ${OUTCOME} OR offer_ms IS DISTINCT FROM extract(epoch FROM offered_at - created_at) * 1000
+               OR accept_ms IS DISTINCT FROM extract(epoch FROM accepted_at - created_at) * 1000 OR pickup_ms IS DISTINCT FROM extract(epoch FROM at_pickup_at - created_at) * 1000`,
+        ),
+      ]),
+    );
+    expect(kept.length).toBeGreaterThan(orderIds.length);
+    expect(kept.some((r) => Number(r.offers) > 0) && kept.some((r) => r.accepted_at !== null) && kept.some((r) => r.last_actor === "SYSTEM" || r.state === "DONE_NO_CARS")).toBe(true);
+    expect(kept).toEqual(computed);
+    expect(wrongOutcomes).toEqual([]);
   });
 });

@@ -285,7 +285,7 @@ function DriversView({ query }: { query: Query }) {
 }
 
 function DispatchView({ query }: { query: Query }) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const trpc = useTRPC();
   const r = useQuery(trpc.reports.dispatch.queryOptions(query, { placeholderData: keepPreviousData }));
   if (r.error) return <ErrorNotice error={r.error} testId="report-error" />;
@@ -304,7 +304,7 @@ function DispatchView({ query }: { query: Query }) {
         title={t.reports.kinds.dispatch}
         headers={[c.strategy, c.region, c.orders, c.offers, c.offersPerOrder, c.assigned, c.assignedWithin60, c.shareWithin60]}
         numeric={[2, 3, 4, 5, 6, 7]}
-        rows={d.rows.map((x) => [x.strategy, x.region, x.orders, x.offers, x.offersPerOrder, x.assigned, x.assignedWithin60, pct(x.shareWithin60)])}
+        rows={d.rows.map((x) => [x.strategy, locale === "en" ? x.regionEn : x.region, x.orders, x.offers, x.offersPerOrder, x.assigned, x.assignedWithin60, pct(x.shareWithin60)])}
         testId="table-dispatch"
       />
     </>
