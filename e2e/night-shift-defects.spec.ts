@@ -9,7 +9,7 @@ import type { Page } from "@playwright/test";
 import { test, expect, signIn } from "./support/fixtures";
 import { env } from "./support/env";
 import { apiCreateOrder, signInApi, trpc, uniquePhone, type Session } from "./support/console-api";
-import { moderationItem, rowByPhone, waitLive } from "./support/board";
+import { moderationItem, openOrderByKeyboard, rowByPhone, waitLive } from "./support/board";
 
 const WORDS = {
   ru: { driver: "Водитель", given: "отдан водителю", offShift: "не на смене", busy: "занят", unknown: "Водителя с позывным", title: "Заказы", retry: "Повторить" },
@@ -48,18 +48,6 @@ async function offlineDriver(session: Session): Promise<string> {
   return driver.callSign;
 }
 
-async function openByPhone(page: Page, phone: string): Promise<void> {
-  // By keyboard: "/" to the search, the number, Enter to the grid, Enter to open.
-  await page.keyboard.press("/");
-  await page.keyboard.press("ControlOrMeta+A");
-  await page.keyboard.type(phone.slice(-7));
-  // The grid under the new search (the previous one may also show a single row).
-  await expect(rowByPhone(page, phone)).toBeVisible();
-  await expect(page.getByTestId("order-grid").locator(".grid-row[data-order-id]")).toHaveCount(1);
-  await page.keyboard.press("Enter");
-  await page.keyboard.press("Enter");
-  await expect(page.getByTestId("order-panel")).toBeVisible();
-}
 
 /** The card's driver field, focused as the card opens. */
 function driverField(page: Page, lang: Lang) {
@@ -95,7 +83,7 @@ for (const screen of SCREENS) {
       const callSign = await freeDriver(session, order.data!.service.id);
       const offShift = await offlineDriver(session);
 
-      await openByPhone(page, phone);
+      await openOrderByKeyboard(page, phone);
       const field = driverField(page, screen.lang);
       // The card opens with the driver field focused: the dispatcher types at once.
       await expect(field).toBeFocused();
@@ -130,7 +118,7 @@ for (const screen of SCREENS) {
       await apiCreateOrder(baseUrl, apiKey, { phone: second, street: "ул. Мира", house: "3", moderation_required: "no" });
       await page.keyboard.press("Escape");
       await expect(page.getByTestId("order-panel")).toHaveCount(0);
-      await openByPhone(page, second);
+      await openOrderByKeyboard(page, second);
       await expect(rowByPhone(page, second)).toHaveAttribute("data-state", "FREE");
       await expect(driverField(page, screen.lang)).toBeFocused();
       await page.keyboard.type(callSign);

@@ -11,7 +11,7 @@ import type { Locator, Page } from "@playwright/test";
 import { test, expect, signIn } from "./support/fixtures";
 import { env, userOf } from "./support/env";
 import { apiCreateOrder, signInApi, trpc, uniquePhone, type Session } from "./support/console-api";
-import { rowByPhone, waitLive } from "./support/board";
+import { openOrderByKeyboard, rowByPhone, waitLive } from "./support/board";
 
 const WORDS = {
   ru: { created: /создан/, driver: "Водитель", given: "отдан водителю", code: "Код состояния и Enter", cancel: "95д", preOrder: "Ко времени", advance: "Время подачи", when: "Подача:" },
@@ -29,17 +29,10 @@ async function tabTo(page: Page, target: string | Locator, max = 40): Promise<vo
   throw new Error(`${String(target)} not reached by Tab in ${max} presses`);
 }
 
-/** The board's search by keyboard, then Enter to the grid and Enter to the card. */
+/** Escape from wherever the focus is, then the board's search by keyboard to the order's card. */
 async function openByKeyboard(page: Page, phone: string): Promise<void> {
   await page.keyboard.press("Escape");
-  await page.keyboard.press("/");
-  await page.keyboard.press("ControlOrMeta+A");
-  await page.keyboard.type(phone.slice(-7));
-  await expect(rowByPhone(page, phone)).toBeVisible();
-  await expect(page.getByTestId("order-grid").locator(".grid-row[data-order-id]")).toHaveCount(1);
-  await page.keyboard.press("Enter");
-  await page.keyboard.press("Enter");
-  await expect(page.getByTestId("order-panel")).toBeVisible();
+  await openOrderByKeyboard(page, phone);
 }
 
 /** A phone order by keys alone: N, the number, Tab to the street and the house, (the time), Enter. */
