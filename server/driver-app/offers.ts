@@ -71,9 +71,12 @@ export function nextOfferEvent(driverId: number, ms: number, signal?: AbortSigna
 }
 
 /** The live offer now, or the first one made within `waitSeconds` (a long poll). */
-export async function waitForOffer(db: Db, me: DriverIdentity, waitSeconds: number): Promise<OfferView | null> {
+export async function waitForOffer(db: Db, me: DriverIdentity, waitSeconds: number, beforeWait?: () => void): Promise<OfferView | null> {
   const now = await currentOffer(db, me);
   if (now || waitSeconds <= 0) return now;
+  // Waiting holds no place among the requests in progress (server/http/load-shed.ts): a fleet of
+  // phones on the long poll would otherwise hold every place for 15 s and starve the instance.
+  beforeWait?.();
   await nextOfferEvent(me.id, waitSeconds * 1000);
   if (!(await keyStillHolds(db, me))) throw new AuthError("UNAUTHORIZED", { reason: "the driver app key was replaced or revoked" });
   return currentOffer(db, me);

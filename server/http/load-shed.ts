@@ -129,6 +129,20 @@ export function workLimiter(): WorkLimiter {
   return holder[limiterKey];
 }
 
+// Each admitted request's release, for a handler that waits without working
+// (the driver app's long poll): it gives its place back while it waits.
+const admissions = new WeakMap<IncomingMessage, Release>();
+
+/**
+ * Gives the request's place back before the reply (idempotent). For a wait
+ * that does no work: a fleet of phones each holding a place for a 15-second
+ * long poll would otherwise starve every other request of the instance.
+ */
+export function yieldAdmission(req: IncomingMessage): void {
+  admissions.get(req)?.();
+  admissions.delete(req);
+}
+
 /** Holds the place until the reply's head is written or the exchange ends. */
 function releaseOnReply(res: ServerResponse, release: Release): void {
   const writeHead = res.writeHead;
@@ -153,6 +167,7 @@ export function shedLoad(path: string, search: string, req: IncomingMessage, res
     }
     if (res.writableEnded || res.destroyed) return release(); // the client left while it waited
     releaseOnReply(res, release);
+    admissions.set(req, release);
     return handler();
   };
   return granted instanceof Promise ? granted.then(go) : go(granted);

@@ -4,6 +4,7 @@ import { clientAddress } from "./client-address";
 import { errorCodeOf, operationOf, recordRequest } from "../metrics/http";
 import { canonicalizeRequest, pathBelow, type RequestTarget } from "./request-target";
 import { MAX_BODY_BYTES, type ApiHandler, type ApiRequest } from "./types";
+import { yieldAdmission } from "./load-shed";
 
 function readBody(req: IncomingMessage): Promise<{ body: Buffer; tooLarge: boolean }> {
   return new Promise((resolve, reject) => {
@@ -55,6 +56,7 @@ export function toNodeHandler(prefix: string, handler: ApiHandler) {
       body,
       remoteAddress: clientAddress(req),
       bodyTooLarge: tooLarge,
+      yieldAdmission: () => yieldAdmission(req),
     };
     const reply = await handler(request);
     res.writeHead(reply.status, reply.headers);

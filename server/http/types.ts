@@ -14,6 +14,8 @@ export interface ApiRequest {
   bodyTooLarge?: boolean;
   /** Set by the protocol's router once it knows the operation (server/metrics/http.ts labels by it). */
   operation?: string;
+  /** Gives the request's admission place back for a wait that does no work (server/http/load-shed.ts). */
+  yieldAdmission?: () => void;
 }
 
 export interface ApiResponse {

@@ -12,15 +12,17 @@ import { trpcMutation, trpcQuery } from "../reliability/support/console";
 import { adminCookie, openStream, startWithMetrics, within, type Started } from "./support/round-three";
 
 let s: Started;
+const PLACES = 6;
 let admin: string;
 let drivers: Array<{ id: number; callSign: string }>;
 
 beforeAll(async () => {
-  s = await startWithMetrics();
+  // Six requests in progress at most, a queued one refused after 300 ms: the long poll's case below.
+  s = await startWithMetrics({ MAX_REQUESTS_IN_FLIGHT: String(PLACES), MAX_QUEUE_WAIT_MS: "300" });
   admin = await adminCookie(s.app.url);
   const list = await trpcQuery(s.app.url, "referenceAdmin.drivers", { active: true, limit: 10 }, admin);
   drivers = (list.data as { items: Array<{ id: number; callSign: string }> }).items;
-  expect(drivers.length).toBeGreaterThanOrEqual(3);
+  expect(drivers.length).toBeGreaterThanOrEqual(4);
 }, 300_000);
 
 afterAll(async () => {
@@ -92,4 +94,27 @@ describe("driver app streams end when the driver's access changes", () => {
     expect(await within(open.ended, STREAM_WAKE_MS), "the stream ends").toBe(true);
     expect(open.received()).toMatch(/"UNAUTHORIZED"/);
   });
+});
+
+describe("a long poll holds no place while it waits", () => {
+  // Found by the dispatch comparison's live arm: each phone on GET /offer?wait=N held one of the
+  // instance's places for its whole wait, so sixty waiting drivers starved every other request.
+  it("more drivers' long polls than the instance serves at once: every poll is taken, and other calls are served meanwhile", async () => {
+    const key = await issueKey(drivers[3]!.id);
+    const auth = { authorization: `Bearer ${key}` };
+    const pending = new Set<number>();
+    const polls = Array.from({ length: PLACES + 2 }, (_, i) => {
+      pending.add(i);
+      return send(s.app.url, { method: "GET", path: "/driver-app/v1/offer?wait=15", headers: auth, timeoutMs: 30_000 }).finally(() => pending.delete(i));
+    });
+    // Each poll waits 15 s for an offer that does not come (no rules on this server); meanwhile the driver's other calls.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    for (let i = 0; i < 3; i++) {
+      const me = await send(s.app.url, { method: "GET", path: "/driver-app/v1/me", headers: auth, timeoutMs: 10_000 });
+      expect(me.status, me.text).toBe(200);
+    }
+    // Served while every poll was still waiting (before the fix the last two polls and these calls were refused: 429).
+    expect(pending.size).toBe(PLACES + 2);
+    for (const reply of await Promise.all(polls)) expect(reply.status, reply.text).toBe(200);
+  }, 60_000);
 });

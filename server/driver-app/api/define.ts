@@ -12,6 +12,8 @@ export interface DriverAppContext {
   /** The authenticated driver (null for the provisioning operations). */
   driver: DriverIdentity | null;
   language: "ru" | "en";
+  /** Gives the request's admission place back before a wait that does no work (the long poll). */
+  idle?: () => void;
 }
 
 export interface DriverAppOperation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {

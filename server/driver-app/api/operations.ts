@@ -331,7 +331,8 @@ export const offerOperation = defineDriverAppOperation({
   auth: "driver",
   input: z.object({ wait: integerIn(0, 15).optional() }),
   output: z.object({ offer: offerView.nullable() }),
-  handle: async (input, ctx) => ({ offer: await waitForOffer(ctx.db, me(ctx), input.wait ?? 0) }),
+  // The wait itself does no work: its admission place goes back meanwhile (ctx.idle).
+  handle: async (input, ctx) => ({ offer: await waitForOffer(ctx.db, me(ctx), input.wait ?? 0, ctx.idle) }),
 });
 
 export const offerStreamOperation = defineDriverAppOperation({

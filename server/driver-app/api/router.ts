@@ -77,7 +77,7 @@ export async function handleDriverApp(request: ApiRequest): Promise<ApiResponse>
   const limits = rateLimits({ perKey: cfg.RATE_LIMIT_PER_KEY, perAddress: cfg.RATE_LIMIT_PER_ADDRESS });
   if (op.auth !== "driver" && !limits.byAddress.take(request.remoteAddress)) return driverAppError("RATE_LIMITED");
   try {
-    const ctx: DriverAppContext = { db: db(), driver: null, language: config().LANGUAGE };
+    const ctx: DriverAppContext = { db: db(), driver: null, language: config().LANGUAGE, idle: request.yieldAdmission };
     if (op.auth === "driver") {
       ctx.driver = await authenticateDriver(ctx.db, bearer(request)).catch((error: unknown) => {
         throw limits.byAddress.take(request.remoteAddress) ? error : new AuthError("RATE_LIMITED");
