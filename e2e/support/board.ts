@@ -31,3 +31,19 @@ export async function openOrderByKeyboard(page: Page, phone: string): Promise<vo
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("order-panel")).toBeVisible();
 }
+
+/**
+ * After a call sign and Enter in the order's card: a driver automatic dispatch passes over (away, a stale
+ * position, a silent app: every driver of the e2e server, which runs no simulated phones) is asked about
+ * first, the warning naming the driver; Enter again gives the order all the same.
+ */
+export async function giveAnywayIfAsked(page: Page, callSign: string, given: string): Promise<void> {
+  const asked = page.getByTestId("give-liveness-warning");
+  const done = page.getByRole("status").filter({ hasText: `${given} ${callSign}` });
+  await expect(asked.or(done).first()).toBeVisible();
+  if (await asked.isVisible()) {
+    await expect(asked).toContainText(callSign);
+    await page.keyboard.press("Enter");
+  }
+  await expect(done).toBeVisible();
+}
