@@ -6,23 +6,9 @@ import { readOrderMeter, type OrderMeter } from "../meter/order-meter";
 import { storedMeter } from "../meter/final-fare";
 import type { DriverOrderView } from "./order-view";
 
-export interface FareBreakdownView {
-  boarding: number;
-  distance: number;
-  time: number;
-  waiting: number;
-  extras: number;
-  minimum_added: number;
-  rounding: number;
-}
+import type { FareBreakdownView, MeterView } from "../../shared/driver-app/order-wire";
 
-export interface MeterView {
-  distance_m: number;
-  trip_seconds: number;
-  waiting_seconds: number;
-  fare: number;
-  breakdown: FareBreakdownView;
-}
+export type { FareBreakdownView, MeterView };
 
 export function breakdownView(fare: OrderMeter["fare"]): FareBreakdownView {
   return {

@@ -7,7 +7,8 @@ import type { Db } from "../db";
 import { kopecksToRoubles } from "../balances/money";
 import { DRIVER_OFFERED_STATES, isDone, isOrderState } from "../orders/states";
 import { rateKindOf, type RateKindName } from "../meter/order-meter";
-import { withMeter, type MeterView } from "./meter-view";
+import { withMeter } from "./meter-view";
+import type { DriverOrderView } from "../../shared/driver-app/order-wire";
 
 export const orderSelect = {
   id: true,
@@ -71,29 +72,7 @@ export interface OrderRow {
   rate: { kind: RateKindName } | null;
 }
 
-export interface DriverOrderView {
-  id: number;
-  uuid: string;
-  version: number;
-  state: string;
-  status_code: number;
-  service_id: number;
-  pickup: { street: string; house: string; entrance: string; lat: number | null; lon: number | null };
-  destination: { line: string; street: string; house: string; lat: number | null; lon: number | null } | null;
-  amount: number | null;
-  route_km: number | null;
-  route_minutes: number | null;
-  pre_order_time: string | null;
-  arrival_at: string | null;
-  comment: string;
-  client_name: string;
-  phone: string;
-  created_at: string;
-  /** FIXED: `amount` is the price; METERED: the taximeter's (docs/driver-app.md, "The taximeter"). */
-  rate_kind: RateKindName;
-  /** The running meter of a METERED order from the driver's arrival on; null otherwise. */
-  meter: MeterView | null;
-}
+export type { DriverOrderView };
 
 /** Whether the passenger may be shown to this driver: the order is theirs, accepted and not over. */
 export function passengerVisible(row: Pick<OrderRow, "driverId" | "state">, driverId: number): boolean {

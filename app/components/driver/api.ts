@@ -1,7 +1,9 @@
 // The driver app interface (/driver-app/v1, docs/driver-app.md) as the
 // browser app calls it: the same HTTP calls any driver app makes, with the
-// key as a bearer token. Types written from the documentation (the app is a
-// client of the interface, it imports no server code).
+// key as a bearer token. It imports no server code: the order's shape is the
+// one the server writes, from shared/ (one definition), the rest written from
+// the documentation.
+import type { FareBreakdownView, MeterView, DriverOrderView } from "@/shared/driver-app/order-wire";
 
 export interface DriverProfile {
   id: number;
@@ -25,46 +27,12 @@ export interface DriverProfile {
   dispatch?: { offered: boolean; away: boolean; away_since: string | null; stale_position: boolean; silent_app: boolean };
 }
 
-export interface MeterBreakdown {
-  boarding: number;
-  distance: number;
-  time: number;
-  waiting: number;
-  extras: number;
-  minimum_added: number;
-  rounding?: number;
-}
 
-/** The running taximeter (drv-meter's contract): null until a reading, or for fixed rates. */
-export interface MeterReading {
-  distance_m: number;
-  trip_seconds: number;
-  waiting_seconds: number;
-  fare: number;
-  breakdown: MeterBreakdown;
-}
 
-export interface DriverOrder {
-  id: number;
-  uuid: string;
-  version: number;
-  state: string;
-  status_code: number;
-  service_id: number;
-  pickup: { street: string; house: string; entrance: string; lat: number | null; lon: number | null };
-  destination: { line: string; street: string; house: string; lat: number | null; lon: number | null } | null;
-  amount: number | null;
-  route_km: number | null;
-  route_minutes: number | null;
-  pre_order_time: string | null;
-  arrival_at: string | null;
-  comment: string;
-  client_name: string;
-  phone: string;
-  created_at: string;
-  rate_kind?: "FIXED" | "METERED";
-  meter?: MeterReading | null;
-}
+// The order and the meter as the server writes them (one definition: shared/driver-app/order-wire.ts).
+export type MeterBreakdown = FareBreakdownView;
+export type MeterReading = MeterView;
+export type DriverOrder = DriverOrderView;
 
 export interface Offer {
   offer_id: number;
