@@ -107,7 +107,12 @@ export function scaledSettings(speedUp: number) {
 }
 
 /** One seed of the live arm (exported for its integration test, which gives its own small day and puts the silent drivers at the pickups). */
-export async function oneSeed(seed: number, o: LiveArmOptions, custom: { plan?: DayPlan; silentPlaces?: number[] } = {}): Promise<LiveSeed> {
+export async function oneSeed(
+  seed: number,
+  o: LiveArmOptions,
+  // `database`: a copy of an already seeded demo city to start on (the tests' template), instead of seeding one.
+  custom: { plan?: DayPlan; silentPlaces?: number[]; database?: { env: Record<string, string>; seeded: { apiKey: string; adminEmail: string; adminPassword: string } } } = {},
+): Promise<LiveSeed> {
   const roads = demoCityRoads({ sideMetres: CITY.sideMetres, placeCount: 500, hour: 12 });
   const plan = custom.plan ?? planDay(seed, roads, CITY, { drivers: o.drivers, perMinute: o.perMinute, minutes: o.minutes });
   const day = playDay(plan, roads, defaultPolicy(), seed);
@@ -126,9 +131,9 @@ export async function oneSeed(seed: number, o: LiveArmOptions, custom: { plan?: 
   log(`starting a server (${o.db}) with the demo city`);
   const server: StartedServer = await startServer({
     db: o.db,
-    seedDemo: true,
+    ...(custom.database ? { seeded: { ...custom.database.seeded, appSecret: APP_SECRET } } : { seedDemo: true }),
     startTimeoutMs: 600_000,
-    env: { APP_SECRET, ...scaled.env, DISPATCH_AWAY_AFTER_TIMEOUTS: "3" },
+    env: { ...custom.database?.env, APP_SECRET, ...scaled.env, DISPATCH_AWAY_AFTER_TIMEOUTS: "3" },
   });
   try {
     const session = await signIn(server.url, server.adminEmail, server.adminPassword);

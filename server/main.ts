@@ -67,17 +67,21 @@ async function main(): Promise<void> {
   const seeded = await withSession(async (session) => {
     await session.exec("SELECT pg_advisory_lock(724003)");
     try {
-      return await seedDatabase(db(), {
+      const done = await seedDatabase(db(), {
         apiKey: cfg.SEED_API_KEY,
         adminEmail: cfg.SEED_ADMIN_EMAIL,
         adminPassword: cfg.SEED_ADMIN_PASSWORD,
         demo: cfg.SEED_DEMO,
       });
+      // Under the same lock: two instances each found no demo participant, each created one and
+      // posted its opening deposit under the same txn id (a unique violation that stopped the
+      // second's start-up, tests/reliability/dispatch-instances.test.ts).
+      if (cfg.SEED_DEMO) await setUpDemoExchange(db(), publicUrl);
+      return done;
     } finally {
       await session.exec("SELECT pg_advisory_unlock(724003)");
     }
   });
-  if (cfg.SEED_DEMO) await setUpDemoExchange(db(), publicUrl);
   if (seeded.demoCreated && cfg.SIMULATE) await enableDemoDispatch(db());
 
   // Warm before accepting (docs/operations.md, "Faults"): a restart under load made the first requests wait up to 15 s.

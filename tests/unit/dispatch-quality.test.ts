@@ -118,11 +118,12 @@ describe("silent drivers", () => {
     expect(isOfferable(livenessOf({ ...fresh, positionAt: null, appSeenAt: null }, { positionMaxAgeSeconds: 0, appSilentSeconds: 0 }, now))).toBe(true);
   });
 
-  it("the SQL filter of the rounds says the same", () => {
+  it("the SQL filter of the rounds says the same (and passes over a driver on a break)", () => {
+    const notOnBreak = "NOT EXISTS (SELECT 1 FROM driver_break b WHERE b.driver_id = d.id)";
     expect(liveCandidateSql(settings)).toBe(
-      "d.away_since IS NULL AND d.position_at > now() - make_interval(secs => 120) AND d.app_seen_at > now() - make_interval(secs => 90)",
+      `d.away_since IS NULL AND ${notOnBreak} AND d.position_at > now() - make_interval(secs => 120) AND d.app_seen_at > now() - make_interval(secs => 90)`,
     );
-    expect(liveCandidateSql({ positionMaxAgeSeconds: 0, appSilentSeconds: 0 })).toBe("d.away_since IS NULL");
+    expect(liveCandidateSql({ positionMaxAgeSeconds: 0, appSilentSeconds: 0 })).toBe(`d.away_since IS NULL AND ${notOnBreak}`);
   });
 
   it("away after N offers in a row timed out, once, keeping the first time", () => {

@@ -69,7 +69,8 @@ describe("analysis of the embedded database", () => {
     expect(await analyzeDueTables()).not.toContain("orders");
     await addOrders(400);
     expect(await changesCounted(500)).toBe(500);
-    expect(await analyzeDueTables()).toEqual(["orders"]);
+    // The orders' facts for the reports (order_fact) are written by the orders' own triggers: they change with them.
+    expect((await analyzeDueTables()).sort()).toEqual(["order_fact", "orders"]);
     expect(await plannedRows()).toBeGreaterThanOrEqual(2_500);
   }, 120_000);
 });
