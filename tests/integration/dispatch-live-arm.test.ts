@@ -2,7 +2,7 @@
 // live arm"): a small day played over HTTP against a server of its own, with
 // two silent drivers (on shift, then no call, the position frozen) standing
 // right at the pickups, the nearest cars by far. The server's liveness rules
-// must keep them out: no offer goes to them, and the live drivers 3–4 km away
+// must keep them out: no offer goes to them, and the live drivers about 2 km away
 // get the orders.
 import { describe, expect, it } from "vitest";
 import { oneSeed } from "../../scripts/simulate-live";
@@ -18,11 +18,12 @@ describe.skipIf(testDb() !== "pglite")("the live arm's short form", () => {
 it("a silent driver at the pickup is never offered the order; live drivers farther away are", async () => {
   const roads = demoCityRoads({ sideMetres: CITY.sideMetres, placeCount: 500, hour: 12 });
   const pickups = [nearestPlace(roads, 7000, 7000), nearestPlace(roads, 7600, 6400)];
-  const destination = nearestPlace(roads, 4000, 4000);
+  // A short trip and drivers about 2 km away: the suite waits for both in real time (at ×4).
+  const destination = nearestPlace(roads, 7300, 7600);
   const passengers: Passenger[] = pickups.map((pickup, i) => ({ id: i + 1, at: 20 + i * 40, pickup, destination, patience: 1200, assignedPatience: 1200, boarding: 20 }));
   const plan: DayPlan = {
     passengers,
-    driverStarts: [nearestPlace(roads, 7000, 10_500), nearestPlace(roads, 10_000, 7000), nearestPlace(roads, 4000, 7600)],
+    driverStarts: [nearestPlace(roads, 7000, 9000), nearestPlace(roads, 9000, 7000), nearestPlace(roads, 5200, 7600)],
     regionOfPlace: roads.places.map(() => 1),
     minutes: 2,
   };

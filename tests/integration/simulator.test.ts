@@ -97,16 +97,17 @@ describe.skipIf(TEST_DB !== "pglite")("the simulator", () => {
       );
       expect(unbalanced).toEqual([]);
 
-      // The commission debits are exactly those of the orders our drivers carried and completed through the
-      // state machine (a history entry), once each, whoever completed them (the app, a dispatcher, the dispatch
-      // API: server/balances/commission.ts). The demo seed's finished orders are written as they are, without one.
+      // The commission debits are exactly those of the orders of the simulated hour that our drivers carried to
+      // the end, once each, whoever completed them (the app, a dispatcher, the dispatch API:
+      // server/balances/commission.ts). The demo seed's finished orders are written as they are, without one.
       const completed = await query<{ id: number; amount: number | null; driver_id: number }>(
-        `SELECT o.id, o.amount, o.driver_id FROM orders o
-          WHERE o.state = 'DONE_SUCCESSFUL' AND o.driver_id IS NOT NULL
-            AND EXISTS (SELECT 1 FROM order_status_change h WHERE h.order_id = o.id AND h.to_state = 'DONE_SUCCESSFUL')`,
+        `SELECT o.id, o.amount, o.driver_id FROM orders o WHERE o.created_at >= $1 AND o.state = 'DONE_SUCCESSFUL' AND o.driver_id IS NOT NULL`,
+        [startedAt],
       );
       const debits = await query<{ order_id: number; driver_id: number; amount: string }>(
-        `SELECT order_id, driver_id, amount::text AS amount FROM driver_ledger_entry WHERE txn_id LIKE 'commission:order:%'`,
+        `SELECT e.order_id, e.driver_id, e.amount::text AS amount FROM driver_ledger_entry e JOIN orders o ON o.id = e.order_id
+          WHERE e.txn_id LIKE 'commission:order:%' AND o.created_at >= $1`,
+        [startedAt],
       );
       expect(completed.length).toBeGreaterThanOrEqual(summary.totals.completed);
       const expected = completed
