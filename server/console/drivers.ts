@@ -102,15 +102,17 @@ export async function listAssignableDrivers(db: Db, input: { serviceId?: number;
       appSeenAt: true,
       awaySince: true,
       car: { select: { brand: true, model: true, regNumber: true } },
+      // A live offer keeps a FREE driver from another order (server/console/give-to-driver.ts: "busy").
+      dispatchOffers: { where: { state: "LIVE" }, select: { id: true }, take: 1 },
     },
   });
   // FREE before BUSY whatever the enum's sort order.
   return rows
     .sort((a, b) => Number(a.state !== "FREE") - Number(b.state !== "FREE"))
-    .map(({ positionAt, appSeenAt, awaySince, ...row }) => {
+    .map(({ positionAt, appSeenAt, awaySince, dispatchOffers, ...row }) => {
       // The picker warns before giving an order to a driver automatic dispatch passes over (the same rules, liveness.ts).
       const l = livenessOf({ awaySince, positionAt, appSeenAt });
-      return { ...row, dispatch: { away: l.away, stalePosition: l.stalePosition, silentApp: l.silentApp } };
+      return { ...row, offered: dispatchOffers.length > 0, dispatch: { away: l.away, stalePosition: l.stalePosition, silentApp: l.silentApp } };
     });
 }
 

@@ -53,10 +53,13 @@ export function GiveToDriver({ order, autoFocus }: { order: { id: number; versio
           // The driver's liveness by the same rules as the pickers' (server/dispatch/liveness.ts); an unknown
           // call sign goes on to the server, which says why it cannot take the order.
           const found = await queryClient
-            .fetchQuery(trpc.reference.assignableDrivers.queryOptions({ q: value, ...(order.service ? { serviceId: order.service.id } : {}) }))
+            .fetchQuery({ ...trpc.reference.assignableDrivers.queryOptions({ q: value, ...(order.service ? { serviceId: order.service.id } : {}) }), staleTime: 0 })
             .catch(() => []);
-          // Only a free driver is asked about: for any other the server's refusal (busy, off shift…) says more.
-          const driver = (found as Array<{ id: number; callSign: string; state: string; dispatch?: DriverLivenessFlags }>).find((d) => d.callSign.toLowerCase() === value.toLowerCase() && d.state === "FREE") ?? null;
+          // Only a free driver with no offer to answer is asked about: for any other the server's refusal (busy, off shift…) says more.
+          const driver =
+            (found as Array<{ id: number; callSign: string; state: string; offered?: boolean; dispatch?: DriverLivenessFlags }>).find(
+              (d) => d.callSign.toLowerCase() === value.toLowerCase() && d.state === "FREE" && !d.offered,
+            ) ?? null;
           const step = gateStep(armed, driver);
           setArmed(step.armed);
           if (!step.pass && driver) {
