@@ -63,6 +63,8 @@ for (const lang of ["ru", "en"] as const) {
     const field = page.getByLabel(w.phoneLabel);
     await field.fill(`8 ${phone.slice(1, 4)} ${phone.slice(4, 7)}-${phone.slice(7, 9)}-${phone.slice(9)}`);
     await page.keyboard.press("Enter");
+    // The card of the number as typed (a new address: the card starts over), the same client.
+    await expect(page).toHaveURL(/phone=8(%20|\+)/);
     await expect(page.getByTestId("client-totals")).toHaveText(w.totals);
     await field.fill("позвоните мне");
     await page.getByRole("button", { name: w.open, exact: true }).click();
