@@ -7,6 +7,7 @@ import { test, expect, signIn } from "./support/fixtures";
 import { env } from "./support/env";
 import { apiCreateOrder, signInApi, trpc, uniquePhone } from "./support/console-api";
 import { moderationItem, rowByPhone, waitLive } from "./support/board";
+import { givableDrivers } from "./support/givable-drivers";
 
 interface Assignable {
   callSign: string;
@@ -29,7 +30,8 @@ test("the driver picker warns before giving an order to a silent driver, and giv
   // A free driver automatic dispatch passes over (its app silent) whose call sign the search matches alone.
   const list = await trpc<Assignable[]>(baseUrl, session, "reference.assignableDrivers", { serviceId });
   let silent: Assignable | undefined;
-  for (const d of (list.data ?? []).filter((x) => x.state === "FREE" && x.dispatch.silentApp)) {
+  const givable = new Set(await givableDrivers(session, serviceId));
+  for (const d of (list.data ?? []).filter((x) => x.state === "FREE" && x.dispatch.silentApp && givable.has(x.callSign))) {
     const matches = await trpc<unknown[]>(baseUrl, session, "reference.assignableDrivers", { serviceId, q: d.callSign });
     if (matches.data?.length === 1) {
       silent = d;

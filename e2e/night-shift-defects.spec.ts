@@ -9,6 +9,7 @@ import type { Page } from "@playwright/test";
 import { test, expect, signIn } from "./support/fixtures";
 import { env } from "./support/env";
 import { apiCreateOrder, signInApi, trpc, uniquePhone, type Session } from "./support/console-api";
+import { givableDrivers } from "./support/givable-drivers";
 import { moderationItem, giveAnywayIfAsked, openOrderByKeyboard, rowByPhone, waitLive } from "./support/board";
 
 const WORDS = {
@@ -23,20 +24,17 @@ async function dispatcherApi(): Promise<Session> {
 
 /** A free driver of the service with no offer pending (a different one on each call: each one given an order is busy after). */
 async function freeDriver(session: Session, serviceId: number): Promise<string> {
-  const { baseUrl } = env();
-  const list = await trpc<Array<{ callSign: string; state: string }>>(baseUrl, session, "reference.assignableDrivers", { serviceId });
-  const free = (list.data ?? []).filter((d) => d.state === "FREE");
+  const free = await givableDrivers(session, serviceId);
   if (!free.length) throw new Error("the demo city has no free driver left");
-  return free[Math.floor(Math.random() * free.length)]!.callSign;
+  return free[Math.floor(Math.random() * free.length)]!;
 }
 
 /** A free driver whose call sign the picker's search matches alone (no other call sign starts with it). */
 async function soleMatchDriver(session: Session, serviceId: number): Promise<string> {
   const { baseUrl } = env();
-  const list = await trpc<Array<{ callSign: string; state: string }>>(baseUrl, session, "reference.assignableDrivers", { serviceId });
-  for (const d of (list.data ?? []).filter((x) => x.state === "FREE")) {
-    const matches = await trpc<unknown[]>(baseUrl, session, "reference.assignableDrivers", { serviceId, q: d.callSign });
-    if (matches.data?.length === 1) return d.callSign;
+  for (const callSign of await givableDrivers(session, serviceId)) {
+    const matches = await trpc<unknown[]>(baseUrl, session, "reference.assignableDrivers", { serviceId, q: callSign });
+    if (matches.data?.length === 1) return callSign;
   }
   throw new Error("no free driver whose call sign matches alone");
 }
