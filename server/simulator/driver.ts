@@ -9,6 +9,7 @@ import { CallError, type DriverAppClient } from "./http";
 import { Trip, haversineMetres, pathLength, route, type GeoPoint } from "./geo";
 import type { Engine } from "./engine";
 import { RIDING_STATES, DRIVER_OFFERED_STATES, DRIVER_EN_ROUTE_STATES } from "../orders/states";
+import { randomUUID } from "node:crypto";
 
 type Phase = "off" | "idle" | "offered" | "toPickup" | "waiting" | "riding";
 
@@ -162,6 +163,7 @@ export class SimDriver {
   }
 
   private async startShift(now: number): Promise<void> {
+    await this.payInIfOwing();
     const reply = await this.client.post("shift/start", { lat: this.pos.lat, lon: this.pos.lon, speed: 0, bearing: 0 });
     this.serverState = String(reply.state);
     this.phase = "idle";
@@ -171,6 +173,31 @@ export class SimDriver {
     this.nextPositionAt = now;
     this.nextOffersAt = now;
     this.engine.log(`driver ${this.callSign} on shift`, "debug");
+  }
+
+  /**
+   * A driver in the red pays in before the shift, as drivers do at a payment
+   * terminal (which posts the payment through the dispatch API's
+   * `POST /api/driver/balance`): every finished trip debits the service's
+   * commission, so without it a long demo ran its drivers below the dispatch
+   * rule's minimum balance and automatic dispatch stopped offering them
+   * anything. Rounded up to whole 500-rouble notes; a failure only skips it.
+   */
+  private async payInIfOwing(): Promise<void> {
+    try {
+      const { balance } = await this.engine.dispatch.get("driver/balance", { driver_code: this.callSign });
+      if (typeof balance !== "number" || balance >= 0) return;
+      const amount = Math.ceil(-balance / 500) * 500 + 500;
+      await this.engine.dispatch.post("driver/balance", {
+        driver_code: this.callSign,
+        txn_id: `sim-terminal-${this.callSign}-${randomUUID()}`,
+        amount,
+        reason: "payment terminal",
+      });
+      this.engine.log(`driver ${this.callSign} paid in ${amount} ₽`, "debug");
+    } catch (error) {
+      this.engine.log(`driver ${this.callSign} could not pay in: ${error instanceof Error ? error.message : String(error)}`, "debug");
+    }
   }
 
   private async endShift(now: number): Promise<void> {

@@ -29,7 +29,8 @@ export async function takeOffer(db: Db, exchangeOrderId: number | string, driver
   if (!link || link.role !== "BOUGHT") throw new ExchangeError("NOT_FOUND", { what: "Exchange offer", id: exchangeId });
   if (link.phase !== "OFFERED") throw new ExchangeError("GONE", { reason: `the offer of exchange order ${exchangeId} is ${link.phase.toLowerCase()}` });
   if (!isOrderState(link.order.state) || !FREE_STATES.includes(link.order.state)) {
-    throw new ExchangeError("CONFLICT", { reason: `the local copy of exchange order ${exchangeId} is ${link.order.state}` });
+    // The link and its order are read by two statements: a `revoked` that closed both in between is a lost offer.
+    throw await whyNotTaken(db, link.orderId, exchangeId, `the local copy of exchange order ${exchangeId} is ${link.order.state}`);
   }
   const driver = await db.driver.findUnique({ where: { id: driverId }, select: DRIVER_SELECT });
   if (!driver || !driver.active) throw new ExchangeError("NOT_FOUND", { what: "Driver", id: driverId });
@@ -45,7 +46,7 @@ export async function takeOffer(db: Db, exchangeOrderId: number | string, driver
     where: { orderId: link.orderId, phase: "OFFERED" },
     data: { phase: "TAKING", executor: pending as unknown as Prisma.InputJsonObject, note: "" },
   });
-  if (claimed.count === 0) throw new ExchangeError("CONFLICT", { reason: `exchange order ${exchangeId} is being taken already` });
+  if (claimed.count === 0) throw await whyNotTaken(db, link.orderId, exchangeId, `exchange order ${exchangeId} is being taken already`);
   let reply: Record<string, unknown>;
   try {
     reply = await callExchange(db, "order/take", {
@@ -71,6 +72,21 @@ export async function takeOffer(db: Db, exchangeOrderId: number | string, driver
   const client = takeReply.safeParse(reply).data?.data.attributes?.client;
   await recordTake(db, { orderId: link.orderId, exchangeId, pending, ...(client ? { client } : {}) });
   return { exchangeOrderId: exchangeId, orderId: link.orderId, arrivalMinutes: arrival };
+}
+
+/**
+ * The error for an offer that could not be claimed, decided by the link's phase
+ * now: another take of ours under way (TAKING) is a conflict to try again
+ * later; an offer no longer OFFERED (another participant took it and the
+ * exchange's `revoked` closed our copy while we read it) is Gone, as when the
+ * exchange itself refuses a take that lost (a CI run saw 409 where the loser
+ * of two simultaneous takes must hear 410).
+ */
+async function whyNotTaken(db: Db, orderId: number, exchangeId: string, conflict: string): Promise<ExchangeError> {
+  const now = await db.exchangeLink.findUnique({ where: { orderId }, select: { phase: true } });
+  // Still offered, or being taken or taken by another driver of ours: the conflict it was.
+  if (!now || now.phase === "OFFERED" || now.phase === "TAKING" || now.phase === "TAKEN") return new ExchangeError("CONFLICT", { reason: conflict });
+  return new ExchangeError("GONE", { reason: `the offer of exchange order ${exchangeId} is ${now.phase.toLowerCase()}` });
 }
 
 /** What a claim keeps: the executor as sent, and our driver, arrival and actor. */
