@@ -114,8 +114,8 @@ afterAll(async () => {
   await database?.drop();
 });
 
-// On PGlite only: the routing decision is made on the path before any statement, the same code on either database; one run proves it, the other lane runs redirects and metrics-labels instead (issue 35).
-describe.skipIf(TEST_DB !== "pglite")("one routing decision on the canonical path, on both listeners", () => {
+// On PostgreSQL only: the routing decision is made on the path before any statement, the same code on either database; one run proves it, on the PostgreSQL lane because the PGlite lane is the longer one (issue 35).
+describe.skipIf(TEST_DB !== "postgres")("one routing decision on the canonical path, on both listeners", () => {
   it("participant endpoints: served to the exchange's address under every spelling, refused to anyone else under every spelling, whatever the headers say", async () => {
     const refusedWith: string[] = [];
     for (const path of spellings("participant", "drivers")) {
