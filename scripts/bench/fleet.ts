@@ -25,6 +25,7 @@ import { prepareDatabase } from "../../tests/support/exchange/db";
 import { scrapeMetrics, startBenchServer } from "./server";
 import type { FleetDriver } from "./fleet-load";
 import { latencies, type Latencies, type PacedResult } from "./fleet-stats";
+import { openConsoles, type ConsoleWatch } from "./fleet-consoles";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 
@@ -94,6 +95,8 @@ export interface FleetResult {
   provisionSeconds: number;
   streams: { opened: number; failed: number; seconds: number; rssBeforeMb: number; rssAfterMb: number; heapBeforeMb: number; heapAfterMb: number; kbPerStream: number; openAtEnd: number; errors: number };
   positions: { app: PacedResult; limit: PacedResult; saturation: { app: unknown; limit: unknown } };
+  /** The same positions again with the consoles watching the live map. */
+  consoles: { watch: ConsoleWatch; positions: PacedResult };
   offers: { n: number; latency: Latencies; refusals: number };
   orders: { rate: number; created: number; failed: number };
   rounds: { n: number; seconds: Latencies; planSeconds: Latencies; orders: number; drivers: number; pairs: number; offers: number };
@@ -107,6 +110,8 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
   const SECONDS = o.short ? 30 : 60;
   const LIMIT_SECONDS = o.short ? 15 : 30;
   const SATURATE_SECONDS = o.short ? 5 : 10;
+  const CONSOLES = 20;
+  const CONSOLE_SECONDS = o.short ? 20 : 30;
   const FREE_ORDERS = 300;
   // A city of a million at the evening peak: about 3,600 orders an hour for 10,000 cars, scaled with the fleet.
   const ORDER_RATE = Math.max(0.1, N / 10_000);
@@ -257,6 +262,17 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
     logPaced(log, appPaced);
     const status = await gen.ask<{ open: number }>({ cmd: "status" });
 
+    // The consoles: 20 dispatchers watching the live map of the whole fleet while the same positions run again.
+    log(`  ${CONSOLES} consoles watching the live map, positions again for ${CONSOLE_SECONDS} s`);
+    const consoles = await openConsoles(app.url, { email: app.adminEmail, password: app.adminPassword }, CONSOLES);
+    await sleep(2_000);
+    consoles.start();
+    const withConsoles = await gen.ask<PacedResult>({ cmd: "paced", url: app.url, kind: "app", seconds: CONSOLE_SECONDS, periodMs: PERIOD_MS });
+    const watch = consoles.stats();
+    consoles.close();
+    logPaced(log, withConsoles);
+    log(`    each console: ${watch.messagesPerSecond} messages/s, ${watch.carsPerMessage} cars a message, ${watch.carsPerSecond} cars/s, ${watch.kbPerSecond} KB/s; ${watch.resyncs} resyncs`);
+
     log(`  the same positions to the limit (node:http + pg, one UPDATE)`);
     const limitPaced = await gen.ask<PacedResult>({ cmd: "paced", url: limit.url, kind: "limit", seconds: LIMIT_SECONDS, periodMs: PERIOD_MS });
     logPaced(log, limitPaced);
@@ -312,6 +328,7 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
         errors: closed.streamErrors,
       },
       positions: { app: appPaced, limit: limitPaced, saturation: { app: satApp, limit: satLimit } },
+      consoles: { watch, positions: withConsoles },
       offers: { n: offerLatency.n, latency: offerLatency, refusals: closed.refusals },
       orders: { rate: ORDER_RATE, created, failed: orderFailed },
       rounds: { n: rounds.length, seconds: roundMs, planSeconds: planMs, offers: lastRound?.roundOffers ?? NaN, orders: lastRound?.roundOrders ?? NaN, drivers: lastRound?.roundDrivers ?? NaN, pairs: lastRound?.roundPairs ?? NaN },
@@ -353,7 +370,10 @@ function writeFleetReport(r: FleetResult, outDir: string, log: (m: string) => vo
     `| positions | rate | served | p50 ms | p99 ms | max ms | failed | generator send lag p99 ms | generator loop delay p99 ms |`,
     `|---|---:|---:|---:|---:|---:|---:|---:|---:|`,
     row(r.positions.app, "POST /driver-app/v1/position (streams open, orders, rounds)"),
+    row(r.consoles.positions, `the same with ${r.consoles.watch.consoles} consoles watching the live map`),
     row(r.positions.limit, "limit: node:http + pg, one UPDATE"),
+    ``,
+    `Consoles: ${r.consoles.watch.consoles} watching the live map for ${r.consoles.watch.seconds} s; each received ${r.consoles.watch.messagesPerSecond} messages/s of the drivers' changes, ${r.consoles.watch.carsPerMessage} cars a message (${r.consoles.watch.carsPerSecond} cars/s), ${r.consoles.watch.kbPerSecond} KB/s; ${r.consoles.watch.resyncs} resyncs.`,
     ``,
     `Saturation (64 concurrent reports): application ${satApp.rps}/s (p50 ${satApp.latency.p50} ms), limit ${satLimit.rps}/s (p50 ${satLimit.latency.p50} ms): ${ratio(satApp.rps, satLimit.rps)} of the limit.`,
     ``,

@@ -1,0 +1,80 @@
+// Like write-batcher.ts, for writes whose callers need a result of their own
+// (a position report's reply: the driver's state). At most one statement is
+// in flight; whatever arrives meanwhile goes in the next one, so under load a
+// statement carries what gathered during the previous round trip, and a lone
+// item waits only one turn of the event loop (no timer: a timer of 100 ms
+// would by itself exceed a p99 of 50 ms). Items with the same key (one
+// driver) never share a statement: the later one waits for the next, so a
+// multi-row UPDATE touches each row once and the reports of one driver are
+// written in the order they came.
+export interface ResultBatcher<T, R> {
+  /** Resolves with this item's result once the statement holding it has committed; rejects with its error. */
+  add(item: T): Promise<R>;
+}
+
+interface Waiting<T, R> {
+  item: T;
+  resolve: (result: R) => void;
+  reject: (error: Error) => void;
+}
+
+export function resultBatcher<T, R>(
+  write: (items: T[]) => Promise<R[]>,
+  options: { maxItems?: number; keyOf?: (item: T) => unknown } = {},
+): ResultBatcher<T, R> {
+  const maxItems = options.maxItems ?? 500;
+  let waiting: Array<Waiting<T, R>> = [];
+  let flushing = false;
+
+  /** The next statement's items: oldest first, one per key, at most maxItems; the rest stay in order. */
+  const take = (): Array<Waiting<T, R>> => {
+    if (!options.keyOf) {
+      const batch = waiting.slice(0, maxItems);
+      waiting = waiting.slice(batch.length);
+      return batch;
+    }
+    const batch: Array<Waiting<T, R>> = [];
+    const rest: Array<Waiting<T, R>> = [];
+    const keys = new Set<unknown>();
+    for (const w of waiting) {
+      const k = options.keyOf(w.item);
+      if (batch.length < maxItems && !keys.has(k)) {
+        keys.add(k);
+        batch.push(w);
+      } else {
+        // A later item of a key already deferred stays behind it.
+        keys.add(k);
+        rest.push(w);
+      }
+    }
+    waiting = rest;
+    return batch;
+  };
+
+  const flush = async (): Promise<void> => {
+    flushing = true;
+    try {
+      while (waiting.length) {
+        const batch = take();
+        try {
+          const results = await write(batch.map((w) => w.item));
+          batch.forEach((w, i) => w.resolve(results[i]!));
+        } catch (error) {
+          const e = error instanceof Error ? error : new Error(String(error));
+          for (const w of batch) w.reject(e);
+        }
+      }
+    } finally {
+      flushing = false;
+    }
+  };
+
+  return {
+    add(item: T): Promise<R> {
+      return new Promise<R>((resolve, reject) => {
+        waiting.push({ item, resolve, reject });
+        if (!flushing && waiting.length === 1) setImmediate(() => void flush());
+      });
+    },
+  };
+}
