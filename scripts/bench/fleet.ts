@@ -14,7 +14,7 @@
 // (limit-server.ts, POST /position: one UPDATE on node:http + pg) in the same
 // run, at the same rate and at saturation.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdirSync, writeFileSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import os from "node:os";
 import path from "node:path";
@@ -41,6 +41,18 @@ export interface FleetOptions {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** CPU seconds a process has used (user + system, /proc/<pid>/stat): a figure the machine's other load does not inflate as much as latency. */
+function cpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
 
 /** The generator in its own process, driven by one command a line (fleet-load.ts). */
 function startGenerator(file: string, needFiles: number, log: (m: string) => void) {
@@ -97,6 +109,8 @@ export interface FleetResult {
   positions: { app: PacedResult; limit: PacedResult; saturation: { app: unknown; limit: unknown } };
   /** The same positions again with the consoles watching the live map. */
   consoles: { watch: ConsoleWatch; positions: PacedResult };
+  /** The server's CPU seconds over each phase of positions (streams, rounds and offers included), and per report served. */
+  serverCpu: { app: { seconds: number; msPerReport: number }; consoles: { seconds: number; msPerReport: number } };
   offers: { n: number; latency: Latencies; refusals: number };
   orders: { rate: number; created: number; failed: number };
   rounds: { n: number; seconds: Latencies; planSeconds: Latencies; orders: number; drivers: number; pairs: number; offers: number };
@@ -255,7 +269,9 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
     })();
     const runFrom = Date.now();
     log(`  positions to the application: ${(N * 1000) / PERIOD_MS}/s for ${SECONDS} s, orders at ${ORDER_RATE}/s`);
+    const cpu0 = cpuSeconds(pid);
     const appPaced = await gen.ask<PacedResult>({ cmd: "paced", url: app.url, kind: "app", seconds: SECONDS, periodMs: PERIOD_MS });
+    const cpuApp = cpuSeconds(pid) - cpu0;
     const runTo = Date.now();
     ordering = false;
     await orders;
@@ -267,7 +283,9 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
     const consoles = await openConsoles(app.url, { email: app.adminEmail, password: app.adminPassword }, CONSOLES);
     await sleep(2_000);
     consoles.start();
+    const cpu1 = cpuSeconds(pid);
     const withConsoles = await gen.ask<PacedResult>({ cmd: "paced", url: app.url, kind: "app", seconds: CONSOLE_SECONDS, periodMs: PERIOD_MS });
+    const cpuConsoles = cpuSeconds(pid) - cpu1;
     const watch = consoles.stats();
     consoles.close();
     logPaced(log, withConsoles);
@@ -329,6 +347,10 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
       },
       positions: { app: appPaced, limit: limitPaced, saturation: { app: satApp, limit: satLimit } },
       consoles: { watch, positions: withConsoles },
+      serverCpu: {
+        app: { seconds: Math.round(cpuApp * 10) / 10, msPerReport: Math.round((cpuApp * 1000 * 100) / Math.max(1, appPaced.ok)) / 100 },
+        consoles: { seconds: Math.round(cpuConsoles * 10) / 10, msPerReport: Math.round((cpuConsoles * 1000 * 100) / Math.max(1, withConsoles.ok)) / 100 },
+      },
       offers: { n: offerLatency.n, latency: offerLatency, refusals: closed.refusals },
       orders: { rate: ORDER_RATE, created, failed: orderFailed },
       rounds: { n: rounds.length, seconds: roundMs, planSeconds: planMs, offers: lastRound?.roundOffers ?? NaN, orders: lastRound?.roundOrders ?? NaN, drivers: lastRound?.roundDrivers ?? NaN, pairs: lastRound?.roundPairs ?? NaN },
@@ -372,6 +394,8 @@ function writeFleetReport(r: FleetResult, outDir: string, log: (m: string) => vo
     row(r.positions.app, "POST /driver-app/v1/position (streams open, orders, rounds)"),
     row(r.consoles.positions, `the same with ${r.consoles.watch.consoles} consoles watching the live map`),
     row(r.positions.limit, "limit: node:http + pg, one UPDATE"),
+    ``,
+    `The server's CPU over the positions: ${r.serverCpu.app.seconds} s in ${r.positions.app.seconds} s (${r.serverCpu.app.msPerReport} ms a report served, streams, rounds and offers included); with the consoles ${r.serverCpu.consoles.seconds} s (${r.serverCpu.consoles.msPerReport} ms a report).`,
     ``,
     `Consoles: ${r.consoles.watch.consoles} watching the live map for ${r.consoles.watch.seconds} s; each received ${r.consoles.watch.messagesPerSecond} messages/s of the drivers' changes, ${r.consoles.watch.carsPerMessage} cars a message (${r.consoles.watch.carsPerSecond} cars/s), ${r.consoles.watch.kbPerSecond} KB/s; ${r.consoles.watch.resyncs} resyncs.`,
     ``,
