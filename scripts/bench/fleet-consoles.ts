@@ -37,11 +37,9 @@ function rowsOf(value: unknown): unknown[] | undefined {
   return undefined;
 }
 
-/** Opens the consoles; `measure` counts from then on; `close` ends them. */
-export async function openConsoles(url: string, admin: { email: string; password: string }, n: number) {
+/** The consoles' dispatchers, signed in (before the load: sign-in and user creation are refused while the instance sheds load). */
+export async function consoleSessions(url: string, admin: { email: string; password: string }, n: number): Promise<Session[]> {
   const admin_ = await signInApi(url, admin.email, admin.password);
-  // An operator may hold 8 live streams (shared/trpc-limits.ts): the consoles are spread over dispatchers.
-  const PER_OPERATOR = 8;
   const sessions: Session[] = [];
   for (let u = 0; u < Math.ceil(n / PER_OPERATOR); u++) {
     const email = `fleet-dispatcher${u}-${Date.now()}@bench.local`;
@@ -49,12 +47,24 @@ export async function openConsoles(url: string, admin: { email: string; password
     if (made.error) throw new Error(`admin.users.create: ${made.error.message}`);
     sessions.push(await signInApi(url, email, "bench-password-1"));
   }
+  return sessions;
+}
+
+// An operator may hold 8 live streams (shared/trpc-limits.ts): the consoles are spread over dispatchers.
+const PER_OPERATOR = 8;
+
+/** Opens the consoles' live streams (retried while the instance sheds load); `start` counts from then on; `close` ends them. */
+export async function openConsoles(url: string, sessions: Session[], n: number) {
   const controller = new AbortController();
   const counters: Counter[] = Array.from({ length: n }, () => ({ messages: 0, cars: 0, bytes: 0, resyncs: 0 }));
   let opened = 0;
   await Promise.all(
     counters.map(async (c, i) => {
-      const res = await fetch(`${url}/api/trpc/live.events`, { headers: { cookie: sessions[Math.floor(i / PER_OPERATOR)]!.cookie, accept: "text/event-stream" }, signal: controller.signal });
+      let res = await fetch(`${url}/api/trpc/live.events`, { headers: { cookie: sessions[Math.floor(i / PER_OPERATOR)]!.cookie, accept: "text/event-stream" }, signal: controller.signal });
+      for (let k = 0; k < 30 && (res.status === 429 || res.status === 503); k++) {
+        await new Promise((r) => setTimeout(r, 1_000));
+        res = await fetch(`${url}/api/trpc/live.events`, { headers: { cookie: sessions[Math.floor(i / PER_OPERATOR)]!.cookie, accept: "text/event-stream" }, signal: controller.signal });
+      }
       if (!res.ok || !res.body) throw new Error(`live.events ${res.status}`);
       opened++;
       const reader = res.body.getReader();

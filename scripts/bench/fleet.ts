@@ -25,7 +25,7 @@ import { prepareDatabase } from "../../tests/support/exchange/db";
 import { scrapeMetrics, startBenchServer } from "./server";
 import type { FleetDriver } from "./fleet-load";
 import { latencies, type Latencies, type PacedResult } from "./fleet-stats";
-import { openConsoles, type ConsoleWatch } from "./fleet-consoles";
+import { consoleSessions, openConsoles, type ConsoleWatch } from "./fleet-consoles";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 
@@ -231,6 +231,8 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
     }
   })();
   try {
+    // The consoles' dispatchers signed in now, before any load (and before the memory is measured).
+    const dispatchers = await consoleSessions(app.url, { email: app.adminEmail, password: app.adminPassword }, CONSOLES);
     // Memory per open stream: the server's resident set before and after every driver's stream is open (settled a moment).
     await sleep(2_000);
     // Measured here, not taken from the sampler (whose scrape waits for a busy server's event loop).
@@ -280,7 +282,7 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
 
     // The consoles: 20 dispatchers watching the live map of the whole fleet while the same positions run again.
     log(`  ${CONSOLES} consoles watching the live map, positions again for ${CONSOLE_SECONDS} s`);
-    const consoles = await openConsoles(app.url, { email: app.adminEmail, password: app.adminPassword }, CONSOLES);
+    const consoles = await openConsoles(app.url, dispatchers, CONSOLES);
     await sleep(2_000);
     consoles.start();
     const cpu1 = cpuSeconds(pid);

@@ -12,8 +12,10 @@
 //   stand while the car stood elsewhere keeps the place until then),
 // - an away driver brought back when the fix shows the car moved
 //   (server/dispatch/liveness.ts).
-// The rows are locked in the order of their ids first, so two batches (two
-// instances) never wait for each other in a cycle.
+// The rows are locked first, in the order of their ids, skipping a row another
+// transaction holds (an offer being made to that driver): one driver's lock
+// must not hold up a batch of hundreds. A skipped report is written alone
+// after the batch, waiting for its row as a single report always did.
 import type { Db } from "../db";
 import { sqlQuery } from "../db/sql";
 import { resultBatcher, type ResultBatcher } from "../db/result-batcher";
@@ -38,11 +40,12 @@ const moved = `(d.away_since IS NOT NULL AND (d.away_lat IS NULL OR ${fresh("lat
     OR abs(${fresh("lat", "u.lat")} - d.away_lat) > $8
     OR abs(${fresh("lon", "u.lon")} - d.away_lon) > $8 * 1.8))`;
 
-const STATEMENT = `
+/** The statement; `skipLocked`: rows locked by another transaction are left out (and reported), not waited for. */
+const statement = (skipLocked: boolean) => `
   WITH u AS (
     SELECT * FROM unnest($1::int[], $2::float8[], $3::float8[], $4::float8[], $5::float8[], $6::timestamp[], $7::int[])
       AS u(id, lat, lon, speed, bearing, at, region_id)),
-  locked AS (SELECT id FROM driver WHERE id = ANY($1::int[]) ORDER BY id FOR NO KEY UPDATE),
+  locked AS MATERIALIZED (SELECT id FROM driver WHERE id = ANY($1::int[]) ORDER BY id FOR NO KEY UPDATE${skipLocked ? " SKIP LOCKED" : ""}),
   w AS (
     UPDATE driver d SET
       lat = ${fresh("lat", "u.lat")},
@@ -55,7 +58,7 @@ const STATEMENT = `
       away_lat = CASE WHEN ${moved} THEN NULL ELSE d.away_lat END,
       away_lon = CASE WHEN ${moved} THEN NULL ELSE d.away_lon END,
       away_since = CASE WHEN ${moved} THEN NULL ELSE d.away_since END
-    FROM u, (SELECT count(*) FROM locked) l
+    FROM u JOIN locked l ON l.id = u.id
     WHERE d.id = u.id AND d.state <> 'OFFLINE'
     RETURNING d.id, d.state, d.position_at = u.at AS newer, u.lat, u.lon, u.speed, u.at, u.region_id),
   prev AS (SELECT id, region_id AS old_region FROM driver WHERE id = ANY($1::int[])),
@@ -66,13 +69,24 @@ const STATEMENT = `
     DELETE FROM dispatch_queue_entry e USING w, prev
      WHERE e.driver_id = w.id AND prev.id = w.id AND w.newer
        AND (w.state <> 'FREE' OR (prev.old_region IS NOT NULL AND prev.old_region IS DISTINCT FROM w.region_id AND e.region_id = prev.old_region)))
-  SELECT id, state::text AS state, newer FROM w`;
+  SELECT l.id, w.state::text AS state, w.newer FROM locked l LEFT JOIN w ON w.id = l.id`;
+const BATCH = statement(true);
+const ONE = statement(false);
 
 function isDeadlock(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "40P01";
 }
 
-async function writePositions(db: Db, rows: PositionRow[]): Promise<PositionWritten[]> {
+const SKIPPED = Symbol("skipped");
+type Written = PositionWritten | typeof SKIPPED;
+
+/**
+ * One statement for the batch. A driver whose row another transaction holds
+ * (an offer being made to them, a move of their order) is skipped rather
+ * than waited for: the whole batch would otherwise wait behind that one
+ * transaction. The skipped reports are then written one by one (writePosition).
+ */
+async function writePositions(db: Db, rows: PositionRow[], text = BATCH): Promise<Written[]> {
   const params = [
     rows.map((r) => r.driverId),
     rows.map((r) => r.lat),
@@ -85,9 +99,9 @@ async function writePositions(db: Db, rows: PositionRow[]): Promise<PositionWrit
   ];
   for (let attempt = 1; ; attempt++) {
     try {
-      const written = await sqlQuery<{ id: number; state: string; newer: boolean }>(db, STATEMENT, params);
-      const byId = new Map(written.map((w) => [w.id, { state: w.state, newer: w.newer }]));
-      return rows.map((r) => byId.get(r.driverId));
+      const written = await sqlQuery<{ id: number; state: string | null; newer: boolean | null }>(db, text, params);
+      const byId = new Map(written.map((w) => [w.id, w.state === null ? undefined : { state: w.state, newer: w.newer === true }]));
+      return rows.map((r) => (byId.has(r.driverId) ? byId.get(r.driverId) : text === BATCH ? SKIPPED : undefined));
     } catch (error) {
       // Another transaction's locks in another order (a move of an order locks its driver): the statement is whole or nothing, so once more.
       if (attempt < 3 && isDeadlock(error)) continue;
@@ -97,10 +111,10 @@ async function writePositions(db: Db, rows: PositionRow[]): Promise<PositionWrit
 }
 
 const key = Symbol.for("taxi.positionWriter");
-type Holder = { [key]?: WeakMap<Db, ResultBatcher<PositionRow, PositionWritten>> };
+type Holder = { [key]?: WeakMap<Db, ResultBatcher<PositionRow, Written>> };
 
 /** Writes a position with the others that arrive meanwhile; resolves after its statement committed. */
-export function writePosition(db: Db, row: PositionRow): Promise<PositionWritten> {
+export async function writePosition(db: Db, row: PositionRow): Promise<PositionWritten> {
   const holder = globalThis as Holder;
   const writers = (holder[key] ??= new WeakMap());
   let writer = writers.get(db);
@@ -108,5 +122,8 @@ export function writePosition(db: Db, row: PositionRow): Promise<PositionWritten
     writer = resultBatcher((rows) => writePositions(db, rows), { maxItems: 500, keyOf: (r) => r.driverId });
     writers.set(db, writer);
   }
-  return writer.add(row);
+  const written = await writer.add(row);
+  if (written !== SKIPPED) return written;
+  // The driver's row was held: this report waits for it alone, outside the batches.
+  return (await writePositions(db, [row], ONE))[0] as PositionWritten;
 }
