@@ -8,7 +8,7 @@
 // multi-row UPDATE touches each row once and the reports of one driver are
 // written in the order they came.
 export interface ResultBatcher<T, R> {
-  /** Resolves with this item's result once the statement holding it has committed; rejects with its error. */
+  /** Resolves with this item's result once the statement holding it has committed; rejects with its error, or at once when maxWaiting items wait. */
   add(item: T): Promise<R>;
 }
 
@@ -20,7 +20,7 @@ interface Waiting<T, R> {
 
 export function resultBatcher<T, R>(
   write: (items: T[]) => Promise<R[]>,
-  options: { maxItems?: number; keyOf?: (item: T) => unknown } = {},
+  options: { maxItems?: number; keyOf?: (item: T) => unknown; maxWaiting?: number; full?: () => Error } = {},
 ): ResultBatcher<T, R> {
   const maxItems = options.maxItems ?? 500;
   let waiting: Array<Waiting<T, R>> = [];
@@ -71,6 +71,8 @@ export function resultBatcher<T, R>(
 
   return {
     add(item: T): Promise<R> {
+      // A bounded queue: past maxWaiting items the caller is refused at once (the database is not keeping up).
+      if (options.maxWaiting !== undefined && waiting.length >= options.maxWaiting) return Promise.reject(options.full?.() ?? new Error("the write queue is full"));
       return new Promise<R>((resolve, reject) => {
         waiting.push({ item, resolve, reject });
         if (!flushing && waiting.length === 1) setImmediate(() => void flush());

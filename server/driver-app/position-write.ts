@@ -20,6 +20,7 @@ import type { Db } from "../db";
 import { sqlQuery } from "../db/sql";
 import { resultBatcher, type ResultBatcher } from "../db/result-batcher";
 import { MOVED_DEGREES } from "../dispatch/liveness";
+import { OrderError } from "../errors";
 
 export interface PositionRow {
   driverId: number;
@@ -110,19 +111,34 @@ async function writePositions(db: Db, rows: PositionRow[], text = BATCH): Promis
   }
 }
 
+/** Reports waiting for their statement at most; past it a report is refused (429) and the phone reports again. */
+const MAX_WAITING = 4_000;
+
 const key = Symbol.for("taxi.positionWriter");
 type Holder = { [key]?: WeakMap<Db, ResultBatcher<PositionRow, Written>> };
 
-/** Writes a position with the others that arrive meanwhile; resolves after its statement committed. */
-export async function writePosition(db: Db, row: PositionRow): Promise<PositionWritten> {
+/**
+ * Writes a position with the others that arrive meanwhile; resolves after its
+ * statement committed. `beforeWait`: the request gives back its admission
+ * place while it waits (it does no work meanwhile; the queue here is bounded).
+ */
+export async function writePosition(db: Db, row: PositionRow, beforeWait?: () => void): Promise<PositionWritten> {
   const holder = globalThis as Holder;
   const writers = (holder[key] ??= new WeakMap());
   let writer = writers.get(db);
   if (!writer) {
-    writer = resultBatcher((rows) => writePositions(db, rows), { maxItems: 500, keyOf: (r) => r.driverId });
+    writer = resultBatcher((rows) => writePositions(db, rows), {
+      maxItems: 500,
+      keyOf: (r) => r.driverId,
+      // The reports waiting hold no admission place (server/http/load-shed.ts): this bounds them instead, about 2 s of a 10,000-car fleet.
+      maxWaiting: MAX_WAITING,
+      full: () => new OrderError("RATE_LIMITED", { reason: "positions are arriving faster than they are written" }),
+    });
     writers.set(db, writer);
   }
-  const written = await writer.add(row);
+  const pending = writer.add(row);
+  beforeWait?.();
+  const written = await pending;
   if (written !== SKIPPED) return written;
   // The driver's row was held: this report waits for it alone, outside the batches.
   return (await writePositions(db, [row], ONE))[0] as PositionWritten;

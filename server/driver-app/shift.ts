@@ -78,10 +78,10 @@ export async function endShift(db: Db, me: DriverIdentity) {
  * arrive meanwhile in one statement (position-write.ts); resolves after it
  * committed.
  */
-export async function reportPosition(db: Db, me: DriverIdentity, p: PositionInput & { at?: Date }) {
+export async function reportPosition(db: Db, me: DriverIdentity, p: PositionInput & { at?: Date }, beforeWait?: () => void) {
   const place = await positionData(db, me, p);
   const at = p.at ?? place.positionAt;
-  const row = await writePosition(db, { driverId: me.id, lat: place.lat, lon: place.lon, speed: place.speed, bearing: place.bearing, at, regionId: place.regionId });
+  const row = await writePosition(db, { driverId: me.id, lat: place.lat, lon: place.lon, speed: place.speed, bearing: place.bearing, at, regionId: place.regionId }, beforeWait);
   if (!row) throw new OrderError("CONFLICT", { reason: "not on shift: start a shift first" });
   if (row.newer) {
     publish({

@@ -66,4 +66,18 @@ describe("resultBatcher", () => {
     expect(failed.map((f) => f.status)).toEqual(["rejected", "rejected"]);
     expect(await b.add(3)).toBe(3);
   });
+
+  it("refuses at once past maxWaiting items waiting, and takes items again once they are written", async () => {
+    const b = resultBatcher<number, number>(
+      async (items) => {
+        await tick();
+        return items;
+      },
+      { maxWaiting: 2, full: () => new Error("full") },
+    );
+    const admitted = [b.add(1), b.add(2)];
+    await expect(b.add(3)).rejects.toThrow("full");
+    expect(await Promise.all(admitted)).toEqual([1, 2]);
+    expect(await b.add(4)).toBe(4);
+  });
 });
