@@ -80,4 +80,27 @@ describe("resultBatcher", () => {
     expect(await Promise.all(admitted)).toEqual([1, 2]);
     expect(await b.add(4)).toBe(4);
   });
+
+  it("runs up to maxInFlight statements at once when items pile up, each item written once", async () => {
+    let running = 0;
+    let most = 0;
+    const written: number[] = [];
+    const b = resultBatcher<number, number>(
+      async (items) => {
+        running++;
+        most = Math.max(most, running);
+        await tick();
+        written.push(...items);
+        running--;
+        return items;
+      },
+      { maxItems: 8, maxInFlight: 3 },
+    );
+    const first = b.add(0);
+    await new Promise((r) => setImmediate(r));
+    const rest = Array.from({ length: 40 }, (_, i) => b.add(i + 1));
+    expect(await Promise.all([first, ...rest])).toEqual(Array.from({ length: 41 }, (_, i) => i));
+    expect(most).toBe(3);
+    expect(written.sort((x, y) => x - y)).toEqual(Array.from({ length: 41 }, (_, i) => i));
+  });
 });
