@@ -130,8 +130,8 @@ export async function writePosition(db: Db, row: PositionRow, beforeWait?: () =>
     writer = resultBatcher((rows) => writePositions(db, rows), {
       maxItems: 500,
       keyOf: (r) => r.driverId,
-      // Several statements at once when reports pile up (each waits for its commit: together they share the WAL's flushes); batches never wait for each other's rows (SKIP LOCKED).
-      maxInFlight: 4,
+      // One statement at a time: four at once when reports piled up measured no better on 2 cores shared with PostgreSQL (docs/performance.md, run H).
+      maxInFlight: 1,
       // The reports waiting hold no admission place (server/http/load-shed.ts): this bounds them instead, about 1 s of a 10,000-car fleet.
       maxWaiting: MAX_WAITING,
       full: () => new OrderError("RATE_LIMITED", { reason: "positions are arriving faster than they are written" }),
