@@ -10,9 +10,12 @@ import { useSubscription } from "@trpc/tanstack-react-query";
 import { useTRPC } from "./trpc";
 import { toSignInExpired } from "./leave";
 import type { ConsoleEvent } from "@/server/trpc/routers/live";
+import { fromDriverRow, type DriverChange } from "@/shared/driver-rows";
 
 export type LiveStatus = "connecting" | "live" | "offline";
-type Handler = (event: ConsoleEvent) => void;
+/** What pages see: the drivers' coalesced changes (one message a second) handed over one driver at a time. */
+export type PageEvent = Exclude<ConsoleEvent, { type: "drivers.changed" }> | ({ type: "driver.changed" } & DriverChange);
+type Handler = (event: PageEvent) => void;
 
 interface Live {
   status: LiveStatus;
@@ -36,6 +39,13 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     // eslint-disable-next-line react-hooks/refs -- the callbacks run on subscription events, never during render
     trpc.live.events.subscriptionOptions(undefined, {
       onData: (event) => {
+        if (event.type === "drivers.changed") {
+          for (const row of event.rows) {
+            const change: PageEvent = { type: "driver.changed", ...fromDriverRow(row) };
+            for (const h of handlers.current) h(change);
+          }
+          return;
+        }
         for (const h of handlers.current) h(event);
       },
       onStarted: () => {

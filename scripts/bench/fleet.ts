@@ -14,7 +14,7 @@
 // (limit-server.ts, POST /position: one UPDATE on node:http + pg) in the same
 // run, at the same rate and at saturation.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdirSync, writeFileSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import os from "node:os";
 import path from "node:path";
@@ -25,6 +25,7 @@ import { prepareDatabase } from "../../tests/support/exchange/db";
 import { scrapeMetrics, startBenchServer } from "./server";
 import type { FleetDriver } from "./fleet-load";
 import { latencies, type Latencies, type PacedResult } from "./fleet-stats";
+import { consoleSessions, openConsoles, type ConsoleWatch } from "./fleet-consoles";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 
@@ -40,6 +41,18 @@ export interface FleetOptions {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** CPU seconds a process has used (user + system, /proc/<pid>/stat): a figure the machine's other load does not inflate as much as latency. */
+function cpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
 
 /** The generator in its own process, driven by one command a line (fleet-load.ts). */
 function startGenerator(file: string, needFiles: number, log: (m: string) => void) {
@@ -94,6 +107,10 @@ export interface FleetResult {
   provisionSeconds: number;
   streams: { opened: number; failed: number; seconds: number; rssBeforeMb: number; rssAfterMb: number; heapBeforeMb: number; heapAfterMb: number; kbPerStream: number; openAtEnd: number; errors: number };
   positions: { app: PacedResult; limit: PacedResult; saturation: { app: unknown; limit: unknown } };
+  /** The same positions again with the consoles watching the live map. */
+  consoles: { watch: ConsoleWatch; positions: PacedResult };
+  /** The server's CPU seconds over each phase of positions (streams, rounds and offers included), and per report served. */
+  serverCpu: { app: { seconds: number; msPerReport: number }; consoles: { seconds: number; msPerReport: number } };
   offers: { n: number; latency: Latencies; refusals: number };
   orders: { rate: number; created: number; failed: number };
   rounds: { n: number; seconds: Latencies; planSeconds: Latencies; orders: number; drivers: number; pairs: number; offers: number };
@@ -107,6 +124,8 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
   const SECONDS = o.short ? 30 : 60;
   const LIMIT_SECONDS = o.short ? 15 : 30;
   const SATURATE_SECONDS = o.short ? 5 : 10;
+  const CONSOLES = 20;
+  const CONSOLE_SECONDS = o.short ? 20 : 30;
   const FREE_ORDERS = 300;
   // A city of a million at the evening peak: about 3,600 orders an hour for 10,000 cars, scaled with the fleet.
   const ORDER_RATE = Math.max(0.1, N / 10_000);
@@ -212,6 +231,8 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
     }
   })();
   try {
+    // The consoles' dispatchers signed in now, before any load (and before the memory is measured).
+    const dispatchers = await consoleSessions(app.url, { email: app.adminEmail, password: app.adminPassword }, CONSOLES);
     // Memory per open stream: the server's resident set before and after every driver's stream is open (settled a moment).
     await sleep(2_000);
     // Measured here, not taken from the sampler (whose scrape waits for a busy server's event loop).
@@ -250,12 +271,27 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
     })();
     const runFrom = Date.now();
     log(`  positions to the application: ${(N * 1000) / PERIOD_MS}/s for ${SECONDS} s, orders at ${ORDER_RATE}/s`);
+    const cpu0 = cpuSeconds(pid);
     const appPaced = await gen.ask<PacedResult>({ cmd: "paced", url: app.url, kind: "app", seconds: SECONDS, periodMs: PERIOD_MS });
+    const cpuApp = cpuSeconds(pid) - cpu0;
     const runTo = Date.now();
     ordering = false;
     await orders;
     logPaced(log, appPaced);
     const status = await gen.ask<{ open: number }>({ cmd: "status" });
+
+    // The consoles: 20 dispatchers watching the live map of the whole fleet while the same positions run again.
+    log(`  ${CONSOLES} consoles watching the live map, positions again for ${CONSOLE_SECONDS} s`);
+    const consoles = await openConsoles(app.url, dispatchers, CONSOLES);
+    await sleep(2_000);
+    consoles.start();
+    const cpu1 = cpuSeconds(pid);
+    const withConsoles = await gen.ask<PacedResult>({ cmd: "paced", url: app.url, kind: "app", seconds: CONSOLE_SECONDS, periodMs: PERIOD_MS });
+    const cpuConsoles = cpuSeconds(pid) - cpu1;
+    const watch = consoles.stats();
+    consoles.close();
+    logPaced(log, withConsoles);
+    log(`    each console: ${watch.messagesPerSecond} messages/s, ${watch.carsPerMessage} cars a message, ${watch.carsPerSecond} cars/s, ${watch.kbPerSecond} KB/s; ${watch.resyncs} resyncs`);
 
     log(`  the same positions to the limit (node:http + pg, one UPDATE)`);
     const limitPaced = await gen.ask<PacedResult>({ cmd: "paced", url: limit.url, kind: "limit", seconds: LIMIT_SECONDS, periodMs: PERIOD_MS });
@@ -312,6 +348,11 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
         errors: closed.streamErrors,
       },
       positions: { app: appPaced, limit: limitPaced, saturation: { app: satApp, limit: satLimit } },
+      consoles: { watch, positions: withConsoles },
+      serverCpu: {
+        app: { seconds: Math.round(cpuApp * 10) / 10, msPerReport: Math.round((cpuApp * 1000 * 100) / Math.max(1, appPaced.ok)) / 100 },
+        consoles: { seconds: Math.round(cpuConsoles * 10) / 10, msPerReport: Math.round((cpuConsoles * 1000 * 100) / Math.max(1, withConsoles.ok)) / 100 },
+      },
       offers: { n: offerLatency.n, latency: offerLatency, refusals: closed.refusals },
       orders: { rate: ORDER_RATE, created, failed: orderFailed },
       rounds: { n: rounds.length, seconds: roundMs, planSeconds: planMs, offers: lastRound?.roundOffers ?? NaN, orders: lastRound?.roundOrders ?? NaN, drivers: lastRound?.roundDrivers ?? NaN, pairs: lastRound?.roundPairs ?? NaN },
@@ -353,7 +394,12 @@ function writeFleetReport(r: FleetResult, outDir: string, log: (m: string) => vo
     `| positions | rate | served | p50 ms | p99 ms | max ms | failed | generator send lag p99 ms | generator loop delay p99 ms |`,
     `|---|---:|---:|---:|---:|---:|---:|---:|---:|`,
     row(r.positions.app, "POST /driver-app/v1/position (streams open, orders, rounds)"),
+    row(r.consoles.positions, `the same with ${r.consoles.watch.consoles} consoles watching the live map`),
     row(r.positions.limit, "limit: node:http + pg, one UPDATE"),
+    ``,
+    `The server's CPU over the positions: ${r.serverCpu.app.seconds} s in ${r.positions.app.seconds} s (${r.serverCpu.app.msPerReport} ms a report served, streams, rounds and offers included); with the consoles ${r.serverCpu.consoles.seconds} s (${r.serverCpu.consoles.msPerReport} ms a report).`,
+    ``,
+    `Consoles: ${r.consoles.watch.consoles} watching the live map for ${r.consoles.watch.seconds} s; each received ${r.consoles.watch.messagesPerSecond} messages/s of the drivers' changes, ${r.consoles.watch.carsPerMessage} cars a message (${r.consoles.watch.carsPerSecond} cars/s), ${r.consoles.watch.kbPerSecond} KB/s; ${r.consoles.watch.resyncs} resyncs.`,
     ``,
     `Saturation (64 concurrent reports): application ${satApp.rps}/s (p50 ${satApp.latency.p50} ms), limit ${satLimit.rps}/s (p50 ${satLimit.latency.p50} ms): ${ratio(satApp.rps, satLimit.rps)} of the limit.`,
     ``,
@@ -362,7 +408,7 @@ function writeFleetReport(r: FleetResult, outDir: string, log: (m: string) => vo
     `| offer streams open | ${r.streams.opened} (${r.streams.failed} failed) in ${r.streams.seconds} s; ${r.streams.openAtEnd} still open after the positions; ${r.streams.errors} errors |`,
     `| server memory per open stream | ${r.streams.kbPerStream} KB (RSS ${r.streams.rssBeforeMb} → ${r.streams.rssAfterMb} MB; V8 heap ${r.streams.heapBeforeMb} → ${r.streams.heapAfterMb} MB) |`,
     `| offer: creation → its driver's stream | ${r.offers.n} offers, p50 ${r.offers.latency.p50} ms, p99 ${r.offers.latency.p99} ms, max ${r.offers.latency.max} ms |`,
-    `| dispatch round (ms: the whole round, with its offers made one by one) | ${r.rounds.n} rounds seen, p50 ${r.rounds.seconds.p50}, max ${r.rounds.seconds.max}; its plan (reads, arrival times, assignment) p50 ${r.rounds.planSeconds.p50}, max ${r.rounds.planSeconds.max}; the last: ${r.rounds.orders} free orders × ${r.rounds.drivers} free drivers, ${r.rounds.pairs} pairs weighed, ${r.rounds.offers} offers |`,
+    `| dispatch round (ms: the whole round, with its offers) | ${r.rounds.n} rounds seen, p50 ${r.rounds.seconds.p50}, max ${r.rounds.seconds.max}; its plan (reads, arrival times, assignment) p50 ${r.rounds.planSeconds.p50}, max ${r.rounds.planSeconds.max}; the last: ${r.rounds.orders} free orders × ${r.rounds.drivers} free drivers, ${r.rounds.pairs} pairs weighed, ${r.rounds.offers} offers |`,
     `| orders created at ${r.orders.rate}/s | ${r.orders.created} (${r.orders.failed} failed) |`,
     `| server resident memory | peak ${r.memory.peakMb} MB; over the run (s: MB) ${r.memory.rssSamples.filter((_, k) => k % 10 === 0).map((s) => `${s.s}: ${s.mb}`).join(", ")} |`,
     ``,

@@ -39,16 +39,16 @@ export interface MadeOffer {
   moves: MovedOrder[];
 }
 
-interface LockedDriver {
-  id: number;
-  state: string;
-  active: boolean;
-  call_sign: string;
-}
-
-export async function lockDriverRow(tx: Tx, id: number): Promise<LockedDriver | undefined> {
-  const rows = await sqlQuery<LockedDriver>(tx, `SELECT id, state::text AS state, active, call_sign FROM driver WHERE id = $1 FOR NO KEY UPDATE`, [id]);
-  return rows[0];
+interface OfferChecks {
+  paused: boolean;
+  attempts: number;
+  order_offered: boolean;
+  driver_id: number | null;
+  driver_state: string | null;
+  driver_active: boolean | null;
+  call_sign: string | null;
+  driver_offered: boolean;
+  on_break: boolean;
 }
 
 /** The driver states each kind of offer needs. */
@@ -62,43 +62,62 @@ export async function makeOfferInTx(tx: Tx, input: MakeOfferInput): Promise<Made
   if (!OFFERABLE_STATES[input.kind].includes(order.state as never)) {
     throw new OfferRefused("CONFLICT", { reason: `the order is no longer free (${order.state})`, reasonKey: "orderNotFree" });
   }
-  const control = await tx.dispatchOrder.upsert({
-    where: { orderId: order.id },
-    create: { orderId: order.id },
-    update: {},
-    select: { paused: true, attempts: true },
-  });
-  if (control.paused && !input.ignorePause) throw new OfferRefused("CONFLICT", { reason: "automatic dispatch of the order is paused" });
-  const live = await tx.dispatchOffer.findFirst({ where: { orderId: order.id, state: "LIVE" }, select: { id: true } });
-  if (live) throw new OfferRefused("CONFLICT", { reason: "the order is already offered to a driver", reasonKey: "alreadyOffered" });
-  const driver = await lockDriverRow(tx, input.driverId);
-  if (!driver || !driver.active) throw new OfferRefused("NOT_FOUND", { what: "Driver", id: input.driverId });
+  // The checks in one statement under the order's lock (an offer is made
+  // ~300 times a round: docs/performance.md, "A fleet of ten thousand"): the
+  // order's dispatch row (made when missing), a live offer of the order, the
+  // driver under their row lock, a live offer of the driver, a break. They
+  // are judged in the order they always were.
+  const checked = (
+    await sqlQuery<OfferChecks>(
+      tx,
+      `WITH made AS (INSERT INTO dispatch_order (order_id) VALUES ($1) ON CONFLICT (order_id) DO NOTHING RETURNING paused, attempts),
+            control AS (SELECT paused, attempts FROM made UNION ALL SELECT paused, attempts FROM dispatch_order WHERE order_id = $1),
+            dr AS (SELECT id, state::text AS state, active, call_sign FROM driver WHERE id = $2 FOR NO KEY UPDATE)
+       SELECT c.paused, c.attempts,
+              EXISTS (SELECT 1 FROM dispatch_offer WHERE order_id = $1 AND state = 'LIVE') AS order_offered,
+              dr.id AS driver_id, dr.state AS driver_state, dr.active AS driver_active, dr.call_sign,
+              EXISTS (SELECT 1 FROM dispatch_offer WHERE driver_id = $2 AND state = 'LIVE') AS driver_offered,
+              EXISTS (SELECT 1 FROM driver_break WHERE driver_id = $2) AS on_break
+         FROM (SELECT * FROM control LIMIT 1) c LEFT JOIN dr ON true`,
+      [order.id, input.driverId],
+    )
+  )[0]!;
+  if (checked.paused && !input.ignorePause) throw new OfferRefused("CONFLICT", { reason: "automatic dispatch of the order is paused" });
+  if (checked.order_offered) throw new OfferRefused("CONFLICT", { reason: "the order is already offered to a driver", reasonKey: "alreadyOffered" });
+  if (checked.driver_id === null || !checked.driver_active) throw new OfferRefused("NOT_FOUND", { what: "Driver", id: input.driverId });
+  const driver = { id: checked.driver_id, state: checked.driver_state!, call_sign: checked.call_sign! };
   if (!DRIVER_STATE_OF[input.kind].includes(driver.state)) {
     throw new OfferRefused("CONFLICT", { reason: `the driver is ${driver.state}`, reasonKey: "driverNotFree" });
   }
-  const busy = await tx.dispatchOffer.findFirst({ where: { driverId: driver.id, state: "LIVE" }, select: { id: true } });
-  if (busy) throw new OfferRefused("CONFLICT", { reason: "the driver is answering another offer", reasonKey: "driverOffered" });
+  if (checked.driver_offered) throw new OfferRefused("CONFLICT", { reason: "the driver is answering another offer", reasonKey: "driverOffered" });
   // A driver on a break is offered nothing (issue 34); the break is taken under the same row lock.
-  const onBreak = await tx.driverBreak.findUnique({ where: { driverId: driver.id }, select: { driverId: true } });
-  if (onBreak) throw new OfferRefused("CONFLICT", { reason: "the driver is on a break", reasonKey: "driverOnBreak", callSign: driver.call_sign });
+  if (checked.on_break) throw new OfferRefused("CONFLICT", { reason: "the driver is on a break", reasonKey: "driverOnBreak", callSign: driver.call_sign });
+  const control = { attempts: checked.attempts };
   // Taken after the locks: an offer starts after the previous one of this order or driver ended.
   const sentAt = new Date();
   const deadline = new Date(sentAt.getTime() + input.acceptSeconds * 1000);
-  const offer = await tx.dispatchOffer.create({
-    data: {
-      orderId: order.id,
-      driverId: driver.id,
-      attempt: control.attempts + 1,
-      kind: input.kind,
-      source: input.source,
-      arrivalSeconds: input.arrivalSeconds,
-      sentAt,
-      deadline,
-      actorId: input.actor.type === "USER" ? (input.actor.id ?? "") : "",
-    },
-    select: { id: true },
-  });
-  await tx.dispatchOrder.update({ where: { orderId: order.id }, data: { attempts: { increment: 1 } }, select: { orderId: true } });
+  // The offer and the order's attempt count in one statement; the partial unique indexes (one live offer per order, per driver) still decide.
+  const offer = (
+    await sqlQuery<{ id: number }>(
+      tx,
+      `WITH o AS (
+         INSERT INTO dispatch_offer (order_id, driver_id, attempt, kind, source, arrival_seconds, sent_at, deadline, actor_id)
+         VALUES ($1, $2, $3, $4::"DispatchOfferKind", $5, $6, $7::timestamp, $8::timestamp, $9) RETURNING id),
+       a AS (UPDATE dispatch_order SET attempts = attempts + 1 WHERE order_id = $1)
+       SELECT id FROM o`,
+      [
+        order.id,
+        driver.id,
+        control.attempts + 1,
+        input.kind,
+        input.source,
+        input.arrivalSeconds,
+        sentAt.toISOString(),
+        deadline.toISOString(),
+        input.actor.type === "USER" ? (input.actor.id ?? "") : "",
+      ],
+    )
+  )[0]!;
   const moves: MovedOrder[] = [];
   if (input.kind === "LIVE") {
     // A radio order goes back to FREE first: the reference allows SENT_TO_DRIVER from FREE, not from ORDER_ON_RADIO.

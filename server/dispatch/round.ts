@@ -24,9 +24,11 @@ import { moveIfStill } from "./timed-moves";
 
 /**
  * Offers made at once in a round. Four at a time shortened the rounds but
- * slowed every position report of a 1,000-driver fleet several times over
- * (docs/performance.md, "A fleet of ten thousand", runs 5 and 6): one at a
- * time, as before, until the offer's transaction is cheaper.
+ * slowed every position report of a 1,000-driver fleet several times over,
+ * in round one and again after the offer's checks became one statement
+ * (docs/performance.md, "A fleet of ten thousand"): each offer wakes its
+ * driver's stream and, in the benchmark, brings a refusal, so more offers a
+ * second is more work a second on the same event loop. One at a time.
  */
 const OFFER_CONCURRENCY = 1;
 

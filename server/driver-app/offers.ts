@@ -15,6 +15,7 @@ import type { DriverIdentity } from "./keys";
 import { noteAppSeen } from "../dispatch/liveness";
 import { readDriverOrder, type DriverOrderView } from "./order-view";
 import { lastMessageId, newFromDispatch } from "../messages/driver-thread";
+import { sqlQuery } from "../db/sql";
 
 export interface OfferView {
   offer_id: number;
@@ -26,28 +27,56 @@ export interface OfferView {
   order: DriverOrderView;
 }
 
-export async function currentOffer(db: Db, me: DriverIdentity): Promise<OfferView | null> {
-  const offer = await db.dispatchOffer.findFirst({
-    where: { driverId: me.id, state: "LIVE" },
-    select: { id: true, orderId: true, kind: true, attempt: true, deadline: true, arrivalSeconds: true },
-  });
-  if (!offer) return null;
+interface LiveRow {
+  holds: boolean;
+  offer_id: number | null;
+  order_id: number | null;
+  kind: OfferView["kind"] | null;
+  attempt: number | null;
+  deadline_ms: number | null;
+  arrival_seconds: number | null;
+}
+
+/**
+ * Whether the key still holds, and the driver's live offer, in one raw
+ * statement: a stream's every wake-up asks it (each offer made and answered
+ * wakes one; docs/performance.md, "A fleet of ten thousand").
+ */
+async function readLive(db: Db, me: DriverIdentity): Promise<LiveRow | undefined> {
+  const rows = await sqlQuery<LiveRow>(
+    db,
+    `SELECT coalesce($2::text IS NULL OR (d.active AND d.app_key_hash = $2::text), false) AS holds,
+            o.id AS offer_id, o.order_id, o.kind::text AS kind, o.attempt,
+            (extract(epoch FROM o.deadline) * 1000)::float8 AS deadline_ms, o.arrival_seconds
+       FROM driver d LEFT JOIN dispatch_offer o ON o.driver_id = d.id AND o.state = 'LIVE'
+      WHERE d.id = $1`,
+    [me.id, me.keyHash ?? null],
+  );
+  return rows[0];
+}
+
+async function offerView(db: Db, me: DriverIdentity, row: LiveRow | undefined): Promise<OfferView | null> {
+  if (!row || row.offer_id === null) return null;
+  const deadline = new Date(Number(row.deadline_ms));
   return {
-    offer_id: offer.id,
-    kind: offer.kind,
-    attempt: offer.attempt,
-    deadline: offer.deadline.toISOString(),
-    seconds_left: Math.max(0, Math.round((offer.deadline.getTime() - Date.now()) / 1000)),
-    arrival_minutes: offer.arrivalSeconds === null ? null : Math.max(1, Math.round(offer.arrivalSeconds / 60)),
-    order: await readDriverOrder(db, offer.orderId, me.id),
+    offer_id: row.offer_id,
+    kind: row.kind!,
+    attempt: row.attempt!,
+    deadline: deadline.toISOString(),
+    seconds_left: Math.max(0, Math.round((deadline.getTime() - Date.now()) / 1000)),
+    arrival_minutes: row.arrival_seconds === null ? null : Math.max(1, Math.round(row.arrival_seconds / 60)),
+    order: await readDriverOrder(db, row.order_id!, me.id),
   };
+}
+
+export async function currentOffer(db: Db, me: DriverIdentity): Promise<OfferView | null> {
+  return offerView(db, me, await readLive(db, me));
 }
 
 /** Whether the key the driver presented still opens the driver's account (the same key, the driver active). */
 export async function keyStillHolds(db: Db, me: DriverIdentity): Promise<boolean> {
   if (me.keyHash === undefined) return true;
-  const row = await db.driver.findUnique({ where: { id: me.id }, select: { active: true, appKeyHash: true } });
-  return row !== null && row.active && row.appKeyHash === me.keyHash;
+  return (await readLive(db, me))?.holds ?? false;
 }
 
 const accessChanged = (driverId: number) => (event: LiveEvent) => event.type === "driver.accessRevoked" && event.driverId === driverId;
@@ -114,43 +143,50 @@ async function streamOffers(db: Db, me: DriverIdentity, maxSeconds: number, writ
   let last = "";
   // Dispatch's messages written from now on are pushed as `event: message`.
   let lastMessage = await lastMessageId(db, me.id);
+  // Messages are read at the start, when one is announced, and after a quiet wait (in case an announcement was lost).
+  let woke: Wake = "timeout";
   while (!signal.aborted && Date.now() < until) {
-    if (!(await keyStillHolds(db, me))) {
+    const live = await readLive(db, me);
+    if (me.keyHash !== undefined && !live?.holds) {
       write(`event: error\ndata: ${JSON.stringify({ error: { code: "UNAUTHORIZED", message: errorMessage("UNAUTHORIZED", {}, config().LANGUAGE) } })}\n\n`);
       return;
     }
     // An open stream is a live app: dispatch offers to it (server/dispatch/liveness.ts).
     await noteAppSeen(db, me.id);
-    const offer = await currentOffer(db, me);
-    const key = offer ? String(offer.offer_id) : "none";
+    const key = live && live.offer_id !== null ? String(live.offer_id) : "none";
+    // The order is read only for an offer the phone has not been sent.
     if (key !== last) {
-      write(`event: offer\ndata: ${JSON.stringify({ offer })}\n\n`);
+      write(`event: offer\ndata: ${JSON.stringify({ offer: await offerView(db, me, live) })}\n\n`);
       last = key;
     }
-    for (const message of await newFromDispatch(db, me.id, lastMessage)) {
-      write(`event: message\ndata: ${JSON.stringify({ message })}\n\n`);
-      lastMessage = message.id;
+    if (woke !== "offer") {
+      for (const message of await newFromDispatch(db, me.id, lastMessage)) {
+        write(`event: message\ndata: ${JSON.stringify({ message })}\n\n`);
+        lastMessage = message.id;
+      }
     }
-    const woke = await nextOfferChange(me.id, Math.min(KEEP_ALIVE_MS, until - Date.now()), signal);
-    if (!woke && !signal.aborted) write(": keep-alive\n\n");
+    woke = await nextOfferChange(me.id, Math.min(KEEP_ALIVE_MS, until - Date.now()), signal);
+    if (woke === "timeout" && !signal.aborted) write(": keep-alive\n\n");
   }
 }
 
+type Wake = "offer" | "message" | "timeout";
+
 /** Any change of an offer to the driver (made, accepted, refused, timed out, withdrawn), or of its access. */
-function nextOfferChange(driverId: number, ms: number, signal: AbortSignal): Promise<boolean> {
+function nextOfferChange(driverId: number, ms: number, signal: AbortSignal): Promise<Wake> {
   return new Promise((resolve) => {
-    const done = (value: boolean) => {
+    const done = (value: Wake) => {
       clearTimeout(timer);
       stop();
       signal.removeEventListener("abort", aborted);
       resolve(value);
     };
-    const aborted = () => done(false);
+    const aborted = () => done("timeout");
     const stop = subscribeDriver(driverId, (event) => {
-      if ((event.type === "offer.changed" && event.driverId === driverId) || accessChanged(driverId)(event)) done(true);
-      if (event.type === "driver.message" && event.driverId === driverId && event.sender === "DISPATCHER") done(true);
+      if ((event.type === "offer.changed" && event.driverId === driverId) || accessChanged(driverId)(event)) done("offer");
+      if (event.type === "driver.message" && event.driverId === driverId && event.sender === "DISPATCHER") done("message");
     });
-    const timer = setTimeout(() => done(false), Math.max(0, ms));
+    const timer = setTimeout(() => done("timeout"), Math.max(0, ms));
     signal.addEventListener("abort", aborted);
   });
 }

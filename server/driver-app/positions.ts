@@ -17,7 +17,8 @@ function inRange(p: PositionInput): boolean {
   return Number.isFinite(p.lat) && Number.isFinite(p.lon) && Math.abs(p.lat) <= 90 && Math.abs(p.lon) <= 180;
 }
 
-export async function reportPositions(db: Db, me: DriverIdentity, fixes: readonly TimedPosition[], now = new Date()) {
+/** `beforeWait`: the request's admission place is given back while its position waits for the batch (position-write.ts). */
+export async function reportPositions(db: Db, me: DriverIdentity, fixes: readonly TimedPosition[], now = new Date(), beforeWait?: () => void) {
   const accepted = fixes
     .filter((f) => inRange(f) && acceptableFixTime(f.at, now))
     .map((f) => ({ ...f, at: f.at.getTime() > now.getTime() ? now : f.at }))
@@ -28,7 +29,7 @@ export async function reportPositions(db: Db, me: DriverIdentity, fixes: readonl
     const reply = await reportPositionState(db, me);
     return { ...reply, accepted: 0, dropped: fixes.length };
   }
-  const reply = await reportPosition(db, me, newest);
+  const reply = await reportPosition(db, me, newest, beforeWait);
   const older = accepted.slice(0, -1);
   if (older.length > 0 && reply.state === "BUSY") {
     await sqlExecute(

@@ -7,9 +7,8 @@ import { regionAt } from "../geo/regions";
 import { lockDriver } from "../orders/commands/driver-party";
 import { DRIVER_HOLDING_STATES } from "../orders/states";
 import { leaveQueue } from "../dispatch/queue";
-import { MOVED_DEGREES } from "../dispatch/liveness";
 import type { DriverIdentity } from "./keys";
-import { sqlQuery } from "../db/sql";
+import { writePosition } from "./position-write";
 
 /** Tells the consoles (live map, drivers table) where the driver is and in which state. */
 export async function publishDriver(db: Db, driverId: number): Promise<void> {
@@ -71,55 +70,18 @@ export async function endShift(db: Db, me: DriverIdentity) {
 }
 
 /**
- * A position report: stored on the driver (with the region it lies in) and
- * told to the consoles. While the driver carries a passenger (an order of
- * theirs IN_PROCESS) the fix is also added to the order's track for the
- * taximeter, in the same statement: a FREE driver's report costs nothing more.
- * A fix older than the driver's stored position (a replay) goes to the track
- * only.
+ * A position report: stored on the driver (with the region it lies in, from
+ * the regions in memory) and told to the consoles. While the driver carries a
+ * passenger (an order of theirs IN_PROCESS) the fix is also added to the
+ * order's track for the taximeter. A fix older than the driver's stored
+ * position (a replay) goes to the track only. Written with the reports that
+ * arrive meanwhile in one statement (position-write.ts); resolves after it
+ * committed.
  */
-export async function reportPosition(db: Db, me: DriverIdentity, p: PositionInput & { at?: Date }) {
+export async function reportPosition(db: Db, me: DriverIdentity, p: PositionInput & { at?: Date }, beforeWait?: () => void) {
   const place = await positionData(db, me, p);
   const at = p.at ?? place.positionAt;
-  // One statement (a position is the fleet's most frequent write: each of
-  // 10,000 drivers every few seconds, docs/performance.md): the driver's row,
-  // the track of an order IN_PROCESS, the parking queue left when the newer
-  // fix takes the car out of the stand's region (or the driver is not FREE;
-  // a driver a dispatcher put on a stand while the car stood elsewhere keeps
-  // the place until then), and an away
-  // driver brought back when the fix shows the car moved (liveness.ts).
-  const newer = `(position_at IS NULL OR position_at <= $6)`;
-  const moved = `(away_since IS NOT NULL AND (away_lat IS NULL OR (CASE WHEN ${newer} THEN $2 ELSE lat END) IS NULL
-      OR abs((CASE WHEN ${newer} THEN $2 ELSE lat END) - away_lat) > $8
-      OR abs((CASE WHEN ${newer} THEN $3 ELSE lon END) - away_lon) > $8 * 1.8))`;
-  const rows = await sqlQuery<{ state: string; newer: boolean }>(
-    db,
-    `WITH prev AS (SELECT region_id AS old_region FROM driver WHERE id = $1),
-     d AS (
-       UPDATE driver SET
-         lat = CASE WHEN ${newer} THEN $2 ELSE lat END,
-         lon = CASE WHEN ${newer} THEN $3 ELSE lon END,
-         speed = CASE WHEN ${newer} THEN $4 ELSE speed END,
-         bearing = CASE WHEN ${newer} THEN $5 ELSE bearing END,
-         region_id = CASE WHEN ${newer} THEN $7 ELSE region_id END,
-         position_at = GREATEST(position_at, $6),
-         missed_offers = CASE WHEN ${moved} THEN 0 ELSE missed_offers END,
-         away_lat = CASE WHEN ${moved} THEN NULL ELSE away_lat END,
-         away_lon = CASE WHEN ${moved} THEN NULL ELSE away_lon END,
-         away_since = CASE WHEN ${moved} THEN NULL ELSE away_since END
-       WHERE id = $1 AND state <> 'OFFLINE'
-       RETURNING state, position_at = $6 AS newer),
-     t AS (
-       INSERT INTO order_track (order_id, lat, lon, speed, at)
-       SELECT o.id, $2, $3, $4, $6 FROM orders o, d WHERE d.state = 'BUSY' AND o.driver_id = $1 AND o.state = 'IN_PROCESS'),
-     q AS (
-       DELETE FROM dispatch_queue_entry e USING d, prev
-        WHERE e.driver_id = $1 AND d.newer
-          AND (d.state <> 'FREE' OR (prev.old_region IS NOT NULL AND prev.old_region IS DISTINCT FROM $7::int AND e.region_id = prev.old_region)))
-     SELECT state::text AS state, newer FROM d`,
-    [me.id, place.lat, place.lon, place.speed, place.bearing, at, place.regionId, MOVED_DEGREES],
-  );
-  const row = rows[0];
+  const row = await writePosition(db, { driverId: me.id, lat: place.lat, lon: place.lon, speed: place.speed, bearing: place.bearing, at, regionId: place.regionId }, beforeWait);
   if (!row) throw new OrderError("CONFLICT", { reason: "not on shift: start a shift first" });
   if (row.newer) {
     publish({

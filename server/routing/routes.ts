@@ -84,15 +84,29 @@ export async function arrivalMatrix(
   const on = snaps.flatMap((s, i) => (s ? [{ snap: s, i }] : []));
   const starts = on.map((x) => x.snap);
   const pace = paceAt(router.graph.speeds, localHour(options.at ?? new Date(), roads.timezone));
-  return pickups.map((pickup) => {
+  // One search per pickup, the event loop let go between them every few
+  // milliseconds: a round's 300 searches took 0.5–2 s in one piece under
+  // load, and every request of the instance (a fleet's positions) waited
+  // behind them (docs/performance.md, "A fleet of ten thousand").
+  const rows: Array<Array<number | undefined>> = [];
+  let since = performance.now();
+  for (const pickup of pickups) {
+    if (performance.now() - since > YIELD_AFTER_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      since = performance.now();
+    }
     const out = none();
+    rows.push(out);
     const target = router.graph.snap(pickup.lat, pickup.lon, maxMetres);
-    if (!target) return out;
+    if (!target) continue;
     const times = router.timesTo(target, starts, pace, options.maxSeconds);
     on.forEach(({ i }, k) => {
       const t = times[k]!;
       out[i] = Number.isFinite(t) ? Math.round(t) : undefined;
     });
-    return out;
-  });
+  }
+  return rows;
 }
+
+/** How long the arrival searches run before the event loop gets a turn. */
+const YIELD_AFTER_MS = 8;

@@ -157,6 +157,23 @@ describe("shift and position", () => {
     expect(me).toMatchObject({ on_shift: true, state: "FREE", shift_id: shift.shift_id });
     await ok("POST", "shift/start", { key: keyB, body: { lat: 55.75, lon: 37.6 } });
   });
+
+  it("stores positions sent at once (written together in one statement) before it answers, several of one driver too", async () => {
+    const a = { lat: 55.7521, lon: 37.6021, speed: 10, bearing: 45 };
+    const b = { lat: 55.7531, lon: 37.6031, speed: 20, bearing: 135 };
+    const replies = await Promise.all([call("POST", "position", { key: keyA, body: a }), call("POST", "position", { key: keyB, body: b })]);
+    expect(replies.map((r) => r.status)).toEqual([200, 200]);
+    // Answered, so stored: read at once after the replies.
+    const [seenA, seenB] = await Promise.all([signA, signB].map((code) => apiGet<{ lat: number; lon: number; speed: number; bearing: number }>("drivers", { code })));
+    expect(seenA!.response).toMatchObject(a);
+    expect(seenB!.response).toMatchObject(b);
+    // One driver's reports at once: each answered, the stored position one of them.
+    const sent = [0, 1, 2, 3].map((k) => ({ lat: 55.754 + k / 10_000, lon: 37.604, speed: k, bearing: 0 }));
+    const mine = await Promise.all(sent.map((body) => call("POST", "position", { key: keyA, body })));
+    expect(mine.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const last = await apiGet<{ lat: number; speed: number }>("drivers", { code: signA });
+    expect(sent.map((s) => s.lat)).toContain(last.response.lat);
+  });
 });
 
 describe("orders", () => {

@@ -203,7 +203,7 @@ export const positionOperation = defineDriverAppOperation({
   input: z.object({ ...position, at: fixTime.optional() }),
   output: positionsReply,
   handle: async (input, ctx) => {
-    const reply = await reportPositions(ctx.db, me(ctx), [{ ...positionOf(input), at: input.at ?? new Date() }]);
+    const reply = await reportPositions(ctx.db, me(ctx), [{ ...positionOf(input), at: input.at ?? new Date() }], new Date(), ctx.idle);
     return { ...reply, state: state.parse(reply.state) };
   },
 });

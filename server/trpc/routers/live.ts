@@ -7,6 +7,7 @@
 import { TRPCError } from "@trpc/server";
 import { createTRPCRouter, protectedProcedure } from "../init";
 import { subscribe, type LiveEvent } from "../../events/bus";
+import { subscribeDriverMoves, type DriverRow } from "../../events/driver-moves";
 import { hasAnyRole, resolveConsoleUser, type ConsoleUser } from "../../console/session";
 import { serverMessages } from "../../../shared/i18n/console";
 import { MAX_LIVE_STREAMS_PER_USER } from "../../../shared/trpc-limits";
@@ -31,7 +32,13 @@ const ROLES_OF: Record<LiveEvent["type"], UserRole[]> = {
   "driver.accessRevoked": [],
 };
 
-export type ConsoleEvent = LiveEvent | { type: "resync" };
+/**
+ * What a console receives: the bus's events, except the drivers' changes,
+ * which come coalesced (server/events/driver-moves.ts: at most one message a
+ * second with every car changed since); the console's LiveProvider hands
+ * them to its pages as driver.changed events again.
+ */
+export type ConsoleEvent = Exclude<LiveEvent, { type: "driver.changed" }> | { type: "drivers.changed"; rows: DriverRow[] } | { type: "resync" };
 
 export function visibleTo(user: Pick<ConsoleUser, "roles" | "id">, event: LiveEvent): boolean {
   // A call whose extension has an owner pops up on that dispatcher's console only.
@@ -59,19 +66,29 @@ export const liveRouter = createTRPCRouter({
     const queue: ConsoleEvent[] = [];
     let wake: (() => void) | undefined;
     let revoked = false;
-    const off = subscribe((event) => {
-      if (event.type === "user.sessionsRevoked" && event.userId === userId) {
-        revoked = true;
-        wake?.();
-        return;
-      }
-      if (!visibleTo(user, event)) return;
+    const enqueue = (event: ConsoleEvent) => {
       if (queue.length >= MAX_QUEUE) {
         queue.length = 0;
         queue.push({ type: "resync" });
       } else queue.push(event);
       wake?.();
+    };
+    const offBus = subscribe((event) => {
+      if (event.type === "user.sessionsRevoked" && event.userId === userId) {
+        revoked = true;
+        wake?.();
+        return;
+      }
+      if (event.type === "driver.changed" || !visibleTo(user, event)) return;
+      enqueue(event);
     });
+    const offMoves = subscribeDriverMoves((rows) => {
+      if (hasAnyRole(user, ROLES_OF["driver.changed"])) enqueue({ type: "drivers.changed", rows });
+    });
+    const off = () => {
+      offBus();
+      offMoves();
+    };
     const onAbort = () => wake?.();
     signal?.addEventListener("abort", onAbort);
     let lastCheck = Date.now();
