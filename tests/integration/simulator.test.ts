@@ -12,6 +12,7 @@ import { cloneTemplate, TEST_DB, type TestDatabase } from "../reliability/suppor
 import { provisioningKeyFor } from "@/server/driver-app/keys";
 import { Engine } from "@/server/simulator/engine";
 import { DRIVER_HOLDING_STATES } from "@/server/orders/states";
+import { Console } from "../support/dispatch-world";
 
 const COMMISSION_PERCENT = 15;
 /** Refusals a busy city produces (a passenger cancelling while the driver moves the order ...); never 5xx or network failures. */
@@ -59,6 +60,17 @@ describe.skipIf(TEST_DB !== "pglite")("the simulator", () => {
       reportEveryMinutes: 10,
       log: (line) => lines.push(line),
     });
+    // Five of the simulated drivers start in the red (an accountant's debit through the console): each pays in at the
+    // "terminal" before a shift it starts (server/simulator/driver.ts), and nobody else does.
+    const accountant = await Console.open(s.url, s.adminEmail, s.adminPassword);
+    const services = (await (await fetch(`${s.url}/api/services?api_key=${s.apiKey}`)).json()) as { response: { services: Array<{ city_id: number }> } };
+    const listed = (await (await fetch(`${s.url}/api/drivers?api_key=${s.apiKey}&city_id=${services.response.services[0]!.city_id}`)).json()) as { response: { drivers: Array<{ code: string }> } };
+    const inRed = listed.response.drivers.map((d) => d.code).sort((a, b) => a.localeCompare(b, "en", { numeric: true })).slice(0, 5);
+    const accounts = await accountant.query<{ items: Array<{ id: number; callSign: string }> }>("balances.drivers", { limit: 500 });
+    for (const callSign of inRed) {
+      const id = accounts.items.find((a) => a.callSign === callSign)!.id;
+      await accountant.mutate("balances.adjust", { account: "driver", id, amount: 300_000, direction: "debit", reason: "test: in the red", txnId: `sim-red-${callSign}-${Date.now()}` });
+    }
     await engine.setup();
     await engine.run(60);
     await engine.drain(120);
@@ -96,6 +108,19 @@ describe.skipIf(TEST_DB !== "pglite")("the simulator", () => {
           GROUP BY d.id HAVING d.balance <> COALESCE(SUM(e.amount), 0)`,
       );
       expect(unbalanced).toEqual([]);
+
+      // The terminal's payments: only by drivers in the red, each leaving the balance at zero or above; the drivers
+      // started in the red paid in (those whose shift began in the hour).
+      const payments = await query<{ call_sign: string; amount: string; balance_after: string }>(
+        `SELECT d.call_sign, e.amount::text AS amount, e.balance_after::text AS balance_after
+           FROM driver_ledger_entry e JOIN driver d ON d.id = e.driver_id WHERE e.txn_id LIKE 'sim-terminal-%'`,
+      );
+      for (const p of payments) {
+        expect(BigInt(p.amount) > 0n, `${p.call_sign} paid ${p.amount}`).toBe(true);
+        expect(BigInt(p.balance_after) >= 0n, `${p.call_sign} left at ${p.balance_after}`).toBe(true);
+        expect(BigInt(p.balance_after) - BigInt(p.amount) < 0n, `${p.call_sign} paid in while not owing`).toBe(true);
+      }
+      expect(payments.filter((p) => inRed.includes(p.call_sign)).length).toBeGreaterThan(0);
 
       // The commission debits are exactly those of the orders of the simulated hour that our drivers carried to
       // the end, once each, whoever completed them (the app, a dispatcher, the dispatch API:
