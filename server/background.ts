@@ -12,7 +12,8 @@ export function startBackgroundWork(): () => Promise<void> {
   const stops: Array<() => Promise<void>> = [];
   stops.push(startOutboxWorker(config().OUTBOX_POLL_MS));
   stops.push(startExchangeJobs());
-  stops.push(startDispatchJob());
+  // Off where another instance runs the rounds (DISPATCH_ROUNDS, docs/configuration.md).
+  if (config().DISPATCH_ROUNDS) stops.push(startDispatchJob());
   stops.push(startIdempotencyCleanup());
   stops.push(startSmsJobs());
   stops.push(startPbx());

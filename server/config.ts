@@ -96,6 +96,12 @@ export const configSchema = z.object({
   EXCHANGE_TAKE_CHECK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   /** How often the exchange jobs run (session keeper, sell rule, refused deliveries). */
   EXCHANGE_JOB_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(2_000),
+  /**
+   * Whether this instance runs automatic dispatch's rounds (server/dispatch/job.ts). Off on the instances that
+   * serve the phones of a large fleet, so that rounds and their offers do not share those event loops; at least
+   * one instance on the database must keep it on (the offers reach the others' streams through the event relay).
+   */
+  DISPATCH_ROUNDS: yesNo.default(true),
   /** How often automatic dispatch runs (server/dispatch/job.ts): offers, timeouts, escalation, queues. */
   DISPATCH_TICK_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   /** A driver whose last position is older than this is not offered orders (0: no limit). */
