@@ -23,12 +23,14 @@ const sat = (r: Run) => {
 };
 const rows: Array<[string, (r: Run) => string]> = [
   ["report", (r) => `fleet-${r.at.replace(/[:.]/g, "-")}`],
+  ["dispatch's rounds", (r) => (r.splitRounds ? "in a second instance" : "in the phones' instance")],
   ["load average before → after (1 min)", (r) => `${r.loadAverage.before[0]} → ${r.loadAverage.after[0]}`],
   [`positions at the fleet's rate`, (r) => paced(r.positions.app)],
   ["the same, 20 consoles watching the live map", (r) => paced(r.consoles?.positions)],
   ["the limit (node:http + pg, one UPDATE), same rate", (r) => paced(r.positions.limit)],
   ["saturation, 64 concurrent: ours / the limit", sat],
-  ["server CPU a report served (streams, rounds, offers included)", (r) => (r.serverCpu ? `${r.serverCpu.app.msPerReport} ms` : "—")],
+  ["server CPU a report served (streams; rounds and offers when in the same instance)", (r) => (r.serverCpu ? `${r.serverCpu.app.msPerReport} ms` : "—")],
+  ["the rounds' instance's CPU over the positions", (r) => (r.serverCpu && r.splitRounds ? `${r.serverCpu.rounds} s in ${r.positions.app.seconds} s` : "—")],
   ["the same with the consoles", (r) => (r.serverCpu ? `${r.serverCpu.consoles.msPerReport} ms` : "—")],
   ["a console's live map", (r) => (r.consoles ? `${r.consoles.watch.messagesPerSecond} messages/s, ${r.consoles.watch.carsPerMessage} cars each, ${r.consoles.watch.kbPerSecond} KB/s` : "—")],
   ["offer: creation → the phone", (r) => `${r.offers.n} offers, p50 ${r.offers.latency.p50}, p99 ${r.offers.latency.p99} ms`],

@@ -38,6 +38,8 @@ export interface FleetOptions {
   /** A CPU profile of the server, written here when it stops (`--profile`; summarise with `tsx scripts/bench/profile.ts <file>`). */
   profileDir?: string;
   startLimit: (databaseUrl: string) => Promise<{ url: string; process: ChildProcess; stop: () => Promise<void> }>;
+  /** `--split-rounds`: dispatch's rounds in a second instance on the same database (DISPATCH_ROUNDS), the phones on the first. */
+  splitRounds?: boolean;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -101,6 +103,8 @@ interface Sampled {
 export interface FleetResult {
   at: string;
   mode: "short" | "full";
+  /** Dispatch's rounds in an instance of their own (the phones' instance runs none). */
+  splitRounds: boolean;
   drivers: number;
   periodMs: number;
   loadAverage: { before: number[]; after: number[] };
@@ -110,7 +114,8 @@ export interface FleetResult {
   /** The same positions again with the consoles watching the live map. */
   consoles: { watch: ConsoleWatch; positions: PacedResult };
   /** The server's CPU seconds over each phase of positions (streams, rounds and offers included), and per report served. */
-  serverCpu: { app: { seconds: number; msPerReport: number }; consoles: { seconds: number; msPerReport: number } };
+  /** rounds: the CPU seconds of the rounds' own instance over the positions' phase (--split-rounds; NaN otherwise). */
+  serverCpu: { app: { seconds: number; msPerReport: number }; rounds: number; consoles: { seconds: number; msPerReport: number } };
   offers: { n: number; latency: Latencies; refusals: number };
   orders: { rate: number; created: number; failed: number };
   rounds: { n: number; seconds: Latencies; planSeconds: Latencies; orders: number; drivers: number; pairs: number; offers: number };
@@ -191,9 +196,21 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
   const driversFile = path.join(tmpdir(), `taxi-fleet-${token}.json`);
   writeFileSync(driversFile, JSON.stringify(made.result.drivers));
 
+  const serverEnv = {
+    ...made.db.env,
+    RATE_LIMIT_PER_KEY: "0",
+    RATE_LIMIT_PER_ADDRESS: "0",
+    AUTH_RATE_PER_ADDRESS: "0",
+    LOG_LEVEL: "error",
+    EXCHANGE_CHECK_SECONDS: "0",
+    NEXT_DIST_DIR: o.distDir,
+  };
+  // With --split-rounds the rounds run in a second instance (started first: it migrates nothing new, the first start did).
+  const roundsApp = o.splitRounds ? await startBenchServer({ ...serverEnv, DISPATCH_ROUNDS: "yes" }) : undefined;
   const app = await startBenchServer(
     {
       ...made.db.env,
+      DISPATCH_ROUNDS: o.splitRounds ? "no" : "yes",
       RATE_LIMIT_PER_KEY: "0",
       RATE_LIMIT_PER_ADDRESS: "0",
       AUTH_RATE_PER_ADDRESS: "0",
@@ -216,16 +233,18 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
   const sampler = (async () => {
     while (sampling) {
       const m = await scrapeMetrics(app.metricsUrl);
+      // The rounds' figures from the instance that runs them.
+      const r = roundsApp ? await scrapeMetrics(roundsApp.metricsUrl) : m;
       samples.push({
         at: Date.now(),
         rssMb: o.vm(pid, "VmRSS"),
         heapUsedMb: Math.round((m.get("nodejs_heap_size_used_bytes") ?? NaN) / 1048576),
-        roundSeconds: m.get('taxi_dispatch_round_last{figure="seconds"}') ?? NaN,
-        roundOrders: m.get('taxi_dispatch_round_last{figure="orders"}') ?? NaN,
-        roundDrivers: m.get('taxi_dispatch_round_last{figure="drivers"}') ?? NaN,
-        roundPairs: m.get('taxi_dispatch_round_last{figure="pairs"}') ?? NaN,
-        roundPlanSeconds: m.get('taxi_dispatch_round_last{figure="plan_seconds"}') ?? NaN,
-        roundOffers: m.get('taxi_dispatch_round_last{figure="offers"}') ?? NaN,
+        roundSeconds: r.get('taxi_dispatch_round_last{figure="seconds"}') ?? NaN,
+        roundOrders: r.get('taxi_dispatch_round_last{figure="orders"}') ?? NaN,
+        roundDrivers: r.get('taxi_dispatch_round_last{figure="drivers"}') ?? NaN,
+        roundPairs: r.get('taxi_dispatch_round_last{figure="pairs"}') ?? NaN,
+        roundPlanSeconds: r.get('taxi_dispatch_round_last{figure="plan_seconds"}') ?? NaN,
+        roundOffers: r.get('taxi_dispatch_round_last{figure="offers"}') ?? NaN,
       });
       await sleep(1_000);
     }
@@ -272,8 +291,10 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
     const runFrom = Date.now();
     log(`  positions to the application: ${(N * 1000) / PERIOD_MS}/s for ${SECONDS} s, orders at ${ORDER_RATE}/s`);
     const cpu0 = cpuSeconds(pid);
+    const roundsCpu0 = roundsApp ? cpuSeconds(roundsApp.process.pid) : NaN;
     const appPaced = await gen.ask<PacedResult>({ cmd: "paced", url: app.url, kind: "app", seconds: SECONDS, periodMs: PERIOD_MS });
     const cpuApp = cpuSeconds(pid) - cpu0;
+    const cpuRounds = roundsApp ? cpuSeconds(roundsApp.process.pid) - roundsCpu0 : NaN;
     const runTo = Date.now();
     ordering = false;
     await orders;
@@ -331,6 +352,7 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
     const result: FleetResult = {
       at: new Date().toISOString(),
       mode: o.short ? "short" : "full",
+      splitRounds: Boolean(o.splitRounds),
       drivers: N,
       periodMs: PERIOD_MS,
       loadAverage: { before: loadBefore, after: os.loadavg().map((l) => Number(l.toFixed(2))) },
@@ -351,6 +373,7 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
       consoles: { watch, positions: withConsoles },
       serverCpu: {
         app: { seconds: Math.round(cpuApp * 10) / 10, msPerReport: Math.round((cpuApp * 1000 * 100) / Math.max(1, appPaced.ok)) / 100 },
+        rounds: Math.round(cpuRounds * 10) / 10,
         consoles: { seconds: Math.round(cpuConsoles * 10) / 10, msPerReport: Math.round((cpuConsoles * 1000 * 100) / Math.max(1, withConsoles.ok)) / 100 },
       },
       offers: { n: offerLatency.n, latency: offerLatency, refusals: closed.refusals },
@@ -366,6 +389,7 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
     gen.child.kill();
     await limit.stop();
     await app.stop();
+    await roundsApp?.stop();
     await made.db.drop();
     rmSync(driversFile, { force: true });
   }
@@ -387,7 +411,7 @@ function writeFleetReport(r: FleetResult, outDir: string, log: (m: string) => vo
   const row = (p: PacedResult, name: string) =>
     `| ${name} | ${p.rate}/s | ${p.rps}/s | ${p.latency.p50} | ${p.latency.p99} | ${p.latency.max} | ${p.bad + p.errors} | ${p.sendLag.p99} | ${p.loopDelay.p99} |`;
   const md = [
-    `# Fleet benchmark ${r.at} (${r.mode})`,
+    `# Fleet benchmark ${r.at} (${r.mode}${r.splitRounds ? ", the rounds in a second instance" : ""})`,
     ``,
     `${r.drivers} drivers on shift, a position every ${r.periodMs / 1000} s each; load average before ${r.loadAverage.before.join(" ")}, after ${r.loadAverage.after.join(" ")} (${os.cpus().length} cores). Provisioned in ${r.provisionSeconds} s.`,
     ``,
@@ -397,7 +421,7 @@ function writeFleetReport(r: FleetResult, outDir: string, log: (m: string) => vo
     row(r.consoles.positions, `the same with ${r.consoles.watch.consoles} consoles watching the live map`),
     row(r.positions.limit, "limit: node:http + pg, one UPDATE"),
     ``,
-    `The server's CPU over the positions: ${r.serverCpu.app.seconds} s in ${r.positions.app.seconds} s (${r.serverCpu.app.msPerReport} ms a report served, streams, rounds and offers included); with the consoles ${r.serverCpu.consoles.seconds} s (${r.serverCpu.consoles.msPerReport} ms a report).`,
+    `The server's CPU over the positions: ${r.serverCpu.app.seconds} s in ${r.positions.app.seconds} s (${r.serverCpu.app.msPerReport} ms a report served, ${r.splitRounds ? `streams included; the rounds and offers ran in the other instance, ${r.serverCpu.rounds} s of its CPU` : "streams, rounds and offers included"}); with the consoles ${r.serverCpu.consoles.seconds} s (${r.serverCpu.consoles.msPerReport} ms a report).`,
     ``,
     `Consoles: ${r.consoles.watch.consoles} watching the live map for ${r.consoles.watch.seconds} s; each received ${r.consoles.watch.messagesPerSecond} messages/s of the drivers' changes, ${r.consoles.watch.carsPerMessage} cars a message (${r.consoles.watch.carsPerSecond} cars/s), ${r.consoles.watch.kbPerSecond} KB/s; ${r.consoles.watch.resyncs} resyncs.`,
     ``,

@@ -10,7 +10,8 @@
 //   npm run bench -- --only=streets,pre_cost   only the targets whose names contain one of these
 //   npm run bench -- --only=routing      only the routing benchmark (no server, no database, no build)
 //   npm run bench -- --only=reports      only the reports' month on PostgreSQL (no server, no build; reports.ts)
-//   npm run bench -- --fleet             the fleet: 10,000 drivers' positions, offer streams, dispatch rounds (fleet.ts); --short: 1,000
+//   npm run bench -- --fleet             the fleet: 10,000 drivers' positions, offer streams, dispatch rounds (fleet.ts); --short: 1,000;
+//                                        --split-rounds: the rounds in a second instance (DISPATCH_ROUNDS=no on the phones' one)
 //   npm run bench -- --soak=10m          the soak: a mixed steady load, memory and p99 each minute (soak.ts)
 //
 // The application runs as in production: plain node on the server's
@@ -664,7 +665,7 @@ async function main(): Promise<void> {
       rmSync(fleetProfile, { recursive: true, force: true });
       mkdirSync(fleetProfile, { recursive: true });
     }
-    await runFleet({ short, outDir, distDir, log, vm, profileDir: fleetProfile, startLimit: (url) => startLimit("postgres", { kind: "postgres", env: { DATABASE_URL: url } } as unknown as PreparedDb) });
+    await runFleet({ short, outDir, distDir, log, vm, profileDir: fleetProfile, splitRounds: args.includes("--split-rounds"), startLimit: (url) => startLimit("postgres", { kind: "postgres", env: { DATABASE_URL: url } } as unknown as PreparedDb) });
     return;
   }
   if (soakArg) {
