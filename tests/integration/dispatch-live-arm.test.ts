@@ -27,10 +27,11 @@ it("a silent driver at the pickup is never offered the order; live drivers farth
     regionOfPlace: roads.places.map(() => 1),
     minutes: 2,
   };
+  const began = Date.now();
   const database = await freshDatabase();
   const result = await oneSeed(
     1,
-    { seeds: [1], speedUp: 4, minutes: 2, drivers: 3, perMinute: 1, silent: 2, db: testDb(), parallel: 1, log: () => undefined },
+    { seeds: [1], speedUp: 4, minutes: 2, load: "short", scale: 1, drivers: 3, perMinute: 1, silent: 2, lookSeconds: 20, db: testDb(), parallel: 1, log: (line) => { if (process.env.LIVE_ARM_LOG) console.log(`${((Date.now() - began) / 1000).toFixed(1)} s ${line}`); } },
     // On a copy of the run's seeded demo city (seeding it again took minutes of the suite).
     { plan, silentPlaces: pickups, database: { env: database.env, seeded: template() } },
   );

@@ -469,7 +469,9 @@ export async function playLiveDay(o: LiveDayOptions): Promise<LiveDayResult> {
   stopping = true;
   streams.abort();
   clearInterval(progress);
+  o.log?.(`live: every order has its outcome at ${Math.round(simulatedSeconds)} simulated s; stopping the phones`);
   await Promise.race([Promise.all(loops), sleepReal(30_000)]);
+  o.log?.("live: phones stopped");
 
   const awayAtEnd: string[] = [];
   for (const d of drivers) {
