@@ -55,6 +55,8 @@ export interface LiveSeed {
   model: ArmFigures;
   live: ArmFigures;
   offersToSilent: number;
+  /** Offers to any driver the day does not play (the silent ones included). */
+  offersToOthers: number;
   offers: number;
   radioTakes: number;
   awayAtEnd: number;
@@ -143,7 +145,8 @@ export async function oneSeed(
   seed: number,
   o: LiveArmOptions,
   // `database`: a copy of an already seeded demo city to start on (the tests' template), instead of seeding one.
-  custom: { plan?: DayPlan; silentPlaces?: number[]; database?: { env: Record<string, string>; seeded: { apiKey: string; adminEmail: string; adminPassword: string } } } = {},
+  // `playedOnly`: only the drivers the day plays are taken off shift first; the demo's other drivers stay on shift with no app (silent too).
+  custom: { plan?: DayPlan; silentPlaces?: number[]; playedOnly?: boolean; database?: { env: Record<string, string>; seeded: { apiKey: string; adminEmail: string; adminPassword: string } } } = {},
 ): Promise<LiveSeed> {
   const roads = demoCityRoads({ sideMetres: CITY.sideMetres, placeCount: 500, hour: 12 });
   const plan = custom.plan ?? planDay(seed, roads, CITY, { drivers: o.drivers, perMinute: o.perMinute, minutes: o.minutes });
@@ -177,7 +180,9 @@ export async function oneSeed(
     // The seed's open orders would be dispatched too: the day's orders are the only ones.
     for (const group of ["free", "assigned", "preorders", "moderation"]) {
       const board = decoded<{ items: Array<{ uuid: string }> }>(await trpcQuery(server.url, "orders.board", { filter: { group }, limit: 500 }, cookie));
-      for (const row of board.items) await api.cancel(row.uuid, "a quiet city for the live arm").catch(() => undefined);
+      for (let at = 0; at < board.items.length; at += 8) {
+        await Promise.all(board.items.slice(at, at + 8).map((row) => api.cancel(row.uuid, "a quiet city for the live arm").catch(() => undefined)));
+      }
     }
     const listed = (await api.get("drivers", { city_id: 1 })).drivers as Array<{ code: string }>;
     const callSigns = listed.map((d) => d.code).sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
@@ -198,7 +203,8 @@ export async function oneSeed(
       return ended ? me.service_ids : null;
     };
     // Eight drivers at a time (one by one it took most of a short run); the list's order is kept.
-    for (let at = 0; at < callSigns.length; at += 8) {
+    const needed = o.drivers + o.silent;
+    for (let at = 0; at < callSigns.length && !(custom.playedOnly && ready.length >= needed); at += 8) {
       const batch = callSigns.slice(at, at + 8);
       const done = await Promise.all(batch.map(quieten));
       batch.forEach((callSign, i) => {
@@ -224,7 +230,8 @@ export async function oneSeed(
       callSigns: ready.slice(0, o.drivers),
       silentCallSigns: ready.slice(o.drivers, o.drivers + o.silent),
       silentPlaces: custom.silentPlaces,
-      warmUpSeconds: Math.max(Number(scaled.env.DISPATCH_APP_SILENT_SECONDS), Number(scaled.env.DISPATCH_POSITION_MAX_AGE_SECONDS)) + 3,
+      // Either rule alone keeps a silent driver out (the app's silence is the shorter), and the position's age follows it within seconds.
+      warmUpSeconds: Math.min(Number(scaled.env.DISPATCH_APP_SILENT_SECONDS), Number(scaled.env.DISPATCH_POSITION_MAX_AGE_SECONDS)) + 3,
       lookSeconds: o.lookSeconds,
       radiusKm: WORLD_DEFAULTS.radiusKm,
       drainSeconds: 45 * 60,
@@ -238,6 +245,8 @@ export async function oneSeed(
     let offers = 0;
     let timeouts = 0;
     let offersToSilent = 0;
+    const played = new Set(ready.slice(0, o.drivers));
+    let offersToOthers = 0;
     for (const order of live.orders) {
       const id = idOf.get(order.uuid);
       if (id === undefined) continue;
@@ -245,6 +254,7 @@ export async function oneSeed(
       offers += card.attempts.length;
       timeouts += card.attempts.filter((a) => a.state === "TIMED_OUT").length;
       offersToSilent += card.attempts.filter((a) => silentSet.has(a.callSign)).length;
+      offersToOthers += card.attempts.filter((a) => !played.has(a.callSign)).length;
     }
     const all = live.orders;
     const served = all.filter((r) => r.outcome === "served");
@@ -272,6 +282,7 @@ export async function oneSeed(
       model,
       live: liveFigures,
       offersToSilent,
+      offersToOthers,
       offers,
       radioTakes: all.filter((r) => r.viaRadio).length,
       awayAtEnd: live.awayAtEnd.length,
