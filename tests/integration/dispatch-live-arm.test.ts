@@ -17,13 +17,13 @@ import { freshDatabase, template } from "../reliability/support/instance";
 describe.skipIf(testDb() !== "pglite")("the live arm's short form", () => {
 it("a silent driver at the pickup is never offered the order; live drivers farther away are", async () => {
   const roads = demoCityRoads({ sideMetres: CITY.sideMetres, placeCount: 500, hour: 12 });
-  const pickups = [nearestPlace(roads, 7000, 7000), nearestPlace(roads, 7600, 6400)];
-  // Drivers about 1 km away: the suite waits for them to reach the pickups in real time (at ×4; 2 km took two minutes).
+  const pickups = [nearestPlace(roads, 7000, 7000), nearestPlace(roads, 6400, 6400)];
+  // Drivers about 1 km away, one or two minutes' drive by the city's roads: the suite waits for them to reach the pickups in real time (at ×4).
   const destination = nearestPlace(roads, 7300, 7600);
   const passengers: Passenger[] = pickups.map((pickup, i) => ({ id: i + 1, at: 20 + i * 20, pickup, destination, patience: 1200, assignedPatience: 1200, boarding: 20 }));
   const plan: DayPlan = {
     passengers,
-    driverStarts: [nearestPlace(roads, 7000, 8000), nearestPlace(roads, 8500, 6700), nearestPlace(roads, 6000, 7300)],
+    driverStarts: [nearestPlace(roads, 7000, 8000), nearestPlace(roads, 7100, 5700), nearestPlace(roads, 6000, 7300)],
     regionOfPlace: roads.places.map(() => 1),
     minutes: 2,
   };
