@@ -50,6 +50,9 @@
 //                           docs/dispatch.md between its markers); a seed whose lag breaks the validity
 //                           criterion is reported and left out of the figures. Exit code 1 when a silent
 //                           driver was offered.
+//   --compare --live --from FILE[,FILE]
+//                           merges the loads of reports written with --out (runs made at once) into
+//                           docs/dispatch/dispatch-live.{json,md} and the table of docs/dispatch.md.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -84,6 +87,7 @@ const { values } = parseArgs({
     load: { type: "string" },
     scale: { type: "string" },
     look: { type: "string" },
+    from: { type: "string" },
     parallel: { type: "string" },
     seeds: { type: "string" },
     out: { type: "string" },
@@ -172,6 +176,16 @@ function compare(): never {
 
 async function compareLive(): Promise<never> {
   const { liveArm, liveTable, writeLiveReport } = await import("./simulate-live");
+  if (values.from) {
+    // The loads of runs written elsewhere (--out, e.g. two loads run at once) merged into the report and the doc.
+    let file: ReturnType<typeof writeLiveReport> | undefined;
+    for (const one of values.from.split(",")) {
+      const read = JSON.parse(readFileSync(one, "utf8")) as Parameters<typeof liveTable>[0];
+      for (const section of read.loads) file = writeLiveReport(section, values.out);
+    }
+    if (file) console.log(liveTable(file));
+    process.exit(0);
+  }
   const { LOADS } = await import("../server/simulator/compare/run");
   const first = num("seed", values.seed, 1);
   const count = Math.max(1, Math.round(num("seeds", values.seeds, 3)));
