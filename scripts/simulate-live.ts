@@ -344,7 +344,22 @@ export async function liveArm(o: LiveArmOptions): Promise<LiveReport> {
       for (let seed = queue.shift(); seed !== undefined; seed = queue.shift()) perSeed.push(await oneSeed(seed, o));
     }),
   );
-  perSeed.sort((a, b) => a.seed - b.seed);
+  return summarise(perSeed, {
+    load: { name: o.load, scale: o.scale, drivers: o.drivers, silent: o.silent, perMinute: o.perMinute, minutes: o.minutes },
+    speedUp: o.speedUp,
+    lookSeconds: o.lookSeconds,
+    db: o.db,
+    parallel: o.parallel,
+    server: scaledSettings(o.speedUp),
+    model: modelSettings(o),
+  });
+}
+
+type RunSetup = Omit<LiveReport, "seeds" | "perSeed" | "validSeeds" | "metrics" | "offersToSilent">;
+
+/** The figures over the seeds that kept up. */
+function summarise(seeds: LiveSeed[], setup: RunSetup): LiveReport {
+  const perSeed = [...seeds].sort((a, b) => a.seed - b.seed);
   const valid = perSeed.filter((s) => s.valid);
   const metrics = Object.fromEntries(
     METRICS.map((m) => [
@@ -357,14 +372,8 @@ export async function liveArm(o: LiveArmOptions): Promise<LiveReport> {
     ]),
   ) as LiveReport["metrics"];
   return {
-    seeds: o.seeds,
-    load: { name: o.load, scale: o.scale, drivers: o.drivers, silent: o.silent, perMinute: o.perMinute, minutes: o.minutes },
-    speedUp: o.speedUp,
-    lookSeconds: o.lookSeconds,
-    db: o.db,
-    parallel: o.parallel,
-    server: scaledSettings(o.speedUp),
-    model: modelSettings(o),
+    ...setup,
+    seeds: perSeed.map((s) => s.seed),
     perSeed,
     validSeeds: valid.map((s) => s.seed),
     metrics,
@@ -459,8 +468,13 @@ const END = "<!-- dispatch-live:end -->";
 /** This load's section into the file's (replacing an earlier run of the same load; the others kept, in LOADS' order). */
 export function mergeLiveReport(r: LiveReport, previous: LiveReports | null): LiveReports {
   const order = (name: string) => LOADS.findIndex((l) => l.load === name);
-  const kept = (previous?.loads ?? []).filter((x) => x.load?.name !== undefined && x.load.name !== r.load.name);
-  return { generatedBy: "npm run simulate -- --compare --live", validity: VALIDITY, loads: [...kept, r].sort((a, b) => order(a.load.name) - order(b.load.name)) };
+  const same = (x: LiveReport) => x.load?.name === r.load.name;
+  const kept = (previous?.loads ?? []).filter((x) => x.load?.name !== undefined && !same(x));
+  // More seeds of the same scenario (the same load, scale, length, speed and database) join the earlier ones; a seed run again replaces its earlier run.
+  const earlier = (previous?.loads ?? []).find(same);
+  const setupOf = (x: LiveReport) => JSON.stringify([x.load, x.speedUp, x.lookSeconds, x.db, x.server, x.model]);
+  const joined = earlier && setupOf(earlier) === setupOf(r) ? summarise([...earlier.perSeed.filter((s) => !r.seeds.includes(s.seed)), ...r.perSeed], { ...r, parallel: Math.max(earlier.parallel, r.parallel) }) : r;
+  return { generatedBy: "npm run simulate -- --compare --live", validity: VALIDITY, loads: [...kept, joined].sort((a, b) => order(a.load.name) - order(b.load.name)) };
 }
 
 export function writeLiveReport(r: LiveReport, out?: string): LiveReports {
