@@ -413,7 +413,7 @@ function loadTable(r: LiveReport): string {
   const invalid = r.perSeed.filter((s) => !s.valid);
   const l = r.load;
   const lines = [
-    `**Load "${l.name}" scaled to ${Math.round(l.scale * 100)} %**: ${l.drivers} drivers, ${+l.perMinute.toFixed(2)} orders/min, ${l.minutes} simulated minutes of orders, the same city, plus ${l.silent} silent drivers; the live arm on ${r.db === "postgres" ? "PostgreSQL" : "PGlite"} at ×${r.speedUp}${r.parallel > 1 ? `, ${Math.min(r.parallel, r.seeds.length)} seeds at once` : ""}. Seeds ${r.seeds.join(", ")}; ${n ? `in the first table the ${n} that kept up (${r.validSeeds.join(", ")})` : "none kept up"}; 95 % confidence intervals over the seeds of each table, the difference paired by seed.`,
+    `**Load "${l.name}" scaled to ${Math.round(l.scale * 100)} %**: ${l.drivers} drivers, ${+l.perMinute.toFixed(2)} orders/min, ${l.minutes} simulated minutes of orders, the same city, plus ${l.silent} silent drivers; the live arm on ${r.db === "postgres" ? "PostgreSQL" : "PGlite"} at ×${r.speedUp}${r.parallel > 1 ? `, up to ${Math.min(r.parallel, r.seeds.length)} seeds at once` : ""}. Seeds ${r.seeds.join(", ")}; ${n ? `in the first table the ${n} that kept up (${r.validSeeds.join(", ")})` : "none kept up"}; 95 % confidence intervals over the seeds of each table, the difference paired by seed.`,
     "",
     "| metric | in-process model (default) | live server | live − model |",
     "|---|---:|---:|---:|",
