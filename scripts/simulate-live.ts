@@ -15,8 +15,8 @@ import { superjson } from "../shared/board-wire";
 import { provisioningKeyFor } from "../server/driver-app/keys";
 import { demoCityRoads } from "../server/simulator/compare/roads";
 import { planDay } from "../server/simulator/compare/city";
-import { CITY, defaultPolicy } from "../server/simulator/compare/run";
-import { playDay, WORLD_DEFAULTS, type DayPlan } from "../server/simulator/compare/world";
+import { CITY, defaultPolicy, LOADS } from "../server/simulator/compare/run";
+import { playDay, WORLD_DEFAULTS, type DayPlan, type WorldSettings } from "../server/simulator/compare/world";
 import { estimate, type Estimate } from "../server/simulator/compare/metrics";
 import { DriverPhone, PassengerApi } from "../server/simulator/live/clients";
 import { playLiveDay, type LiveDayResult } from "../server/simulator/live/day";
@@ -25,9 +25,14 @@ export interface LiveArmOptions {
   seeds: number[];
   speedUp: number;
   minutes: number;
+  /** The load's name (LOADS) and the share of its drivers and orders played (the same city, fewer of both). */
+  load: string;
+  scale: number;
   drivers: number;
   perMinute: number;
   silent: number;
+  /** The drivers of both arms look at the radio this often (simulated s). */
+  lookSeconds: number;
   db: TestDb;
   parallel: number;
   out?: string;
@@ -50,6 +55,8 @@ export interface LiveSeed {
   model: ArmFigures;
   live: ArmFigures;
   offersToSilent: number;
+  /** Offers to any driver the day does not play (the silent ones included). */
+  offersToOthers: number;
   offers: number;
   radioTakes: number;
   awayAtEnd: number;
@@ -62,9 +69,30 @@ export interface LiveSeed {
   simulatedSeconds: number;
   failedCalls: Record<string, number>;
   calls: number;
+  /** Whether the server kept up (VALIDITY); the reasons when it did not. */
+  valid: boolean;
+  invalidBecause: string[];
 }
 
-export const LIVE_LOOK_SECONDS = 20;
+/**
+ * When a seed's live figures measure the product and not the machine's lag:
+ * every order in the server's hands within a few simulated seconds of its
+ * moment (95th percentile), the clients' scheduled actions on time as well,
+ * and a call's real time (95th percentile) a small fraction of the offer's
+ * real deadline (a driver's 3–12 s answer must not be eaten by the network).
+ */
+export const VALIDITY = { placedP95Seconds: 5, lagP95Seconds: 5, callP95ShareOfDeadline: 0.1 };
+
+export function validity(s: Pick<LiveSeed, "placed" | "lag" | "callMs" | "notPlaced" | "unknown">, acceptRealSeconds: number): string[] {
+  const why: string[] = [];
+  if (s.placed.p95Seconds > VALIDITY.placedP95Seconds) why.push(`orders placed ${s.placed.p95Seconds.toFixed(1)} s late (p95) > ${VALIDITY.placedP95Seconds} s`);
+  if (s.lag.p95Seconds > VALIDITY.lagP95Seconds) why.push(`actions ${s.lag.p95Seconds.toFixed(1)} s late (p95) > ${VALIDITY.lagP95Seconds} s`);
+  const callLimit = acceptRealSeconds * 1000 * VALIDITY.callP95ShareOfDeadline;
+  if (s.callMs.p95 > callLimit) why.push(`calls p95 ${Math.round(s.callMs.p95)} ms > ${Math.round(callLimit)} ms`);
+  if (s.notPlaced > 0) why.push(`${s.notPlaced} orders not placed`);
+  if (s.unknown > 0) why.push(`${s.unknown} orders without an outcome`);
+  return why;
+}
 
 const APP_SECRET = "live-arm-secret-live-arm-secret-000001";
 
@@ -106,16 +134,25 @@ export function scaledSettings(speedUp: number) {
   };
 }
 
+/** The model's settings for the live arm's scenario: the deadline and batch period the server really has (whole real seconds × the speed-up) and the live drivers' radio look. */
+export function modelSettings(o: Pick<LiveArmOptions, "speedUp" | "lookSeconds">): WorldSettings {
+  const scaled = scaledSettings(o.speedUp);
+  return { ...WORLD_DEFAULTS, acceptSeconds: scaled.acceptSimSeconds, batchSeconds: scaled.rule.batchSeconds * o.speedUp, lookSeconds: o.lookSeconds };
+}
+
 /** One seed of the live arm (exported for its integration test, which gives its own small day and puts the silent drivers at the pickups). */
 export async function oneSeed(
   seed: number,
   o: LiveArmOptions,
   // `database`: a copy of an already seeded demo city to start on (the tests' template), instead of seeding one.
-  custom: { plan?: DayPlan; silentPlaces?: number[]; database?: { env: Record<string, string>; seeded: { apiKey: string; adminEmail: string; adminPassword: string } } } = {},
+  // `playedOnly`: only the drivers the day plays are taken off shift first; the demo's other drivers stay on shift with no app (silent too).
+  custom: { plan?: DayPlan; silentPlaces?: number[]; playedOnly?: boolean; database?: { env: Record<string, string>; seeded: { apiKey: string; adminEmail: string; adminPassword: string } } } = {},
 ): Promise<LiveSeed> {
   const roads = demoCityRoads({ sideMetres: CITY.sideMetres, placeCount: 500, hour: 12 });
   const plan = custom.plan ?? planDay(seed, roads, CITY, { drivers: o.drivers, perMinute: o.perMinute, minutes: o.minutes });
-  const day = playDay(plan, roads, defaultPolicy(), seed);
+  const scaled = scaledSettings(o.speedUp);
+  // The model on exactly the live arm's settings: its deadline and batch period as the server has them (whole real seconds), its radio look.
+  const day = playDay(plan, roads, defaultPolicy(), seed, modelSettings(o));
   const waitsServed = day.waitsServed;
   const model: ArmFigures = {
     orders: day.orders,
@@ -126,16 +163,17 @@ export async function oneSeed(
     offersPerOrder: day.offers / Math.max(1, day.orders),
     timeoutShare: day.timeouts / Math.max(1, day.offers),
   };
-  const log = (line: string) => o.log(`seed ${seed}: ${line}`);
-  const scaled = scaledSettings(o.speedUp);
+  const log = (line: string) => o.log(`${o.load} seed ${seed}: ${line}`);
   log(`starting a server (${o.db}) with the demo city`);
   const server: StartedServer = await startServer({
     db: o.db,
     ...(custom.database ? { seeded: { ...custom.database.seeded, appSecret: APP_SECRET } } : { seedDemo: true }),
     startTimeoutMs: 600_000,
-    env: { ...custom.database?.env, APP_SECRET, ...scaled.env, DISPATCH_AWAY_AFTER_TIMEOUTS: "3" },
+    // A server of the run's own, its database thrown away: no drain of 20 s on the way out.
+    env: { ...custom.database?.env, APP_SECRET, ...scaled.env, DISPATCH_AWAY_AFTER_TIMEOUTS: "3", SHUTDOWN_DRAIN_SECONDS: "1" },
   });
   try {
+    log("server up");
     const session = await signIn(server.url, server.adminEmail, server.adminPassword);
     const cookie = session.cookie;
     const api = new PassengerApi(server.url, server.apiKey);
@@ -143,8 +181,11 @@ export async function oneSeed(
     // The seed's open orders would be dispatched too: the day's orders are the only ones.
     for (const group of ["free", "assigned", "preorders", "moderation"]) {
       const board = decoded<{ items: Array<{ uuid: string }> }>(await trpcQuery(server.url, "orders.board", { filter: { group }, limit: 500 }, cookie));
-      for (const row of board.items) await api.cancel(row.uuid, "a quiet city for the live arm").catch(() => undefined);
+      for (let at = 0; at < board.items.length; at += 8) {
+        await Promise.all(board.items.slice(at, at + 8).map((row) => api.cancel(row.uuid, "a quiet city for the live arm").catch(() => undefined)));
+      }
     }
+    log("open orders cancelled");
     const listed = (await api.get("drivers", { city_id: 1 })).drivers as Array<{ code: string }>;
     const callSigns = listed.map((d) => d.code).sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
     // Every driver off shift with nothing in hand (an order already aboard is completed).
@@ -164,7 +205,8 @@ export async function oneSeed(
       return ended ? me.service_ids : null;
     };
     // Eight drivers at a time (one by one it took most of a short run); the list's order is kept.
-    for (let at = 0; at < callSigns.length; at += 8) {
+    const needed = o.drivers + o.silent;
+    for (let at = 0; at < callSigns.length && !(custom.playedOnly && ready.length >= needed); at += 8) {
       const batch = callSigns.slice(at, at + 8);
       const done = await Promise.all(batch.map(quieten));
       batch.forEach((callSign, i) => {
@@ -174,6 +216,7 @@ export async function oneSeed(
         ready.push(callSign);
       });
     }
+    log(`${ready.length} drivers off shift`);
     const serviceId = serviceIds?.[0];
     if (serviceId === undefined || ready.length < o.drivers + o.silent) throw new Error(`the demo city has ${ready.length} drivers of one service, ${o.drivers + o.silent} needed`);
     await trpcMutation(server.url, "dispatch.saveSettings", { serviceId, ...scaled.rule }, cookie).then(decoded);
@@ -189,14 +232,14 @@ export async function oneSeed(
       callSigns: ready.slice(0, o.drivers),
       silentCallSigns: ready.slice(o.drivers, o.drivers + o.silent),
       silentPlaces: custom.silentPlaces,
-      warmUpSeconds: Math.max(Number(scaled.env.DISPATCH_APP_SILENT_SECONDS), Number(scaled.env.DISPATCH_POSITION_MAX_AGE_SECONDS)) + 3,
-      // The model's drivers look at the radio every 8 s; the live ones every 20 s: 60 phones polling GET /offers
-      // every 2 real seconds at ×4 were most of the load on this shared machine, and few orders reach the radio at this load.
-      lookSeconds: LIVE_LOOK_SECONDS,
+      // Either rule alone keeps a silent driver out (the app's silence is the shorter), and the position's age follows it within seconds.
+      warmUpSeconds: Math.min(Number(scaled.env.DISPATCH_APP_SILENT_SECONDS), Number(scaled.env.DISPATCH_POSITION_MAX_AGE_SECONDS)) + 3,
+      lookSeconds: o.lookSeconds,
       radiusKm: WORLD_DEFAULTS.radiusKm,
       drainSeconds: 45 * 60,
       log,
     });
+    log("day over; reading the offers");
     // Every offer of the day's orders, from the server's own record.
     const silentSet = new Set(ready.slice(o.drivers, o.drivers + o.silent));
     const board = decoded<{ items: Array<{ id: number; uuid: string }> }>(await trpcQuery(server.url, "orders.board", { filter: { group: "all" }, limit: 500 }, cookie));
@@ -204,6 +247,8 @@ export async function oneSeed(
     let offers = 0;
     let timeouts = 0;
     let offersToSilent = 0;
+    const played = new Set(ready.slice(0, o.drivers));
+    let offersToOthers = 0;
     for (const order of live.orders) {
       const id = idOf.get(order.uuid);
       if (id === undefined) continue;
@@ -211,6 +256,7 @@ export async function oneSeed(
       offers += card.attempts.length;
       timeouts += card.attempts.filter((a) => a.state === "TIMED_OUT").length;
       offersToSilent += card.attempts.filter((a) => silentSet.has(a.callSign)).length;
+      offersToOthers += card.attempts.filter((a) => !played.has(a.callSign)).length;
     }
     const all = live.orders;
     const served = all.filter((r) => r.outcome === "served");
@@ -223,12 +269,22 @@ export async function oneSeed(
       offersPerOrder: offers / Math.max(1, all.length),
       timeoutShare: timeouts / Math.max(1, offers),
     };
+    const summary = {
+      notPlaced: live.notPlaced,
+      unknown: all.filter((r) => r.outcome === "unknown").length,
+      lag: live.lag,
+      placed: live.placed,
+      callMs: live.callMs,
+    };
+    const invalidBecause = validity(summary, scaled.rule.acceptSeconds);
+    log(`${invalidBecause.length ? `NOT VALID (${invalidBecause.join("; ")})` : "valid"}; calls p95 ${Math.round(live.callMs.p95)} ms, placed p95 ${live.placed.p95Seconds.toFixed(1)} s`);
     log(`done: live wait ${(liveFigures.meanWaitAll / 60).toFixed(2)} min, model ${(model.meanWaitAll / 60).toFixed(2)} min; offers to silent drivers ${offersToSilent}; lag mean ${live.lag.meanSeconds.toFixed(1)} s, max ${live.lag.maxSeconds.toFixed(1)} s`);
     return {
       seed,
       model,
       live: liveFigures,
       offersToSilent,
+      offersToOthers,
       offers,
       radioTakes: all.filter((r) => r.viaRadio).length,
       awayAtEnd: live.awayAtEnd.length,
@@ -241,23 +297,41 @@ export async function oneSeed(
       simulatedSeconds: live.simulatedSeconds,
       failedCalls: live.failedCalls,
       calls: live.calls,
+      valid: invalidBecause.length === 0,
+      invalidBecause,
     };
+  } catch (error) {
+    // What the server said last (a crash shows there, not in the clients' errors).
+    log(`failed: ${error instanceof Error ? error.message : String(error)}; the server's last output:\n${server.output().slice(-4000)}`);
+    throw error;
   } finally {
     await server.stop();
   }
 }
 
 export interface LiveReport {
-  generatedBy: string;
   seeds: number[];
-  load: { drivers: number; silent: number; perMinute: number; minutes: number };
+  load: { name: string; scale: number; drivers: number; silent: number; perMinute: number; minutes: number };
   speedUp: number;
+  lookSeconds: number;
   db: TestDb;
+  parallel: number;
   server: ReturnType<typeof scaledSettings>;
+  model: WorldSettings;
   perSeed: LiveSeed[];
-  /** Per metric: the model's and the live arm's means with 95 % intervals over the seeds, and the paired difference live − model. */
+  /** The seeds that kept up (VALIDITY): the only ones in the metrics. */
+  validSeeds: number[];
+  /** Per metric, over the valid seeds: the model's and the live arm's means with 95 % intervals, and the paired difference live − model. */
   metrics: Record<keyof ArmFigures, { model: Estimate; live: Estimate; diff: Estimate }>;
+  /** Over every seed, valid or not. */
   offersToSilent: number;
+}
+
+/** The file: one section per load run (a run of one load replaces that load's section and keeps the others). */
+export interface LiveReports {
+  generatedBy: string;
+  validity: typeof VALIDITY;
+  loads: LiveReport[];
 }
 
 const METRICS: Array<keyof ArmFigures> = ["meanWaitAll", "meanWaitServed", "lostShare", "cancelledShare", "offersPerOrder", "timeoutShare", "orders"];
@@ -270,25 +344,38 @@ export async function liveArm(o: LiveArmOptions): Promise<LiveReport> {
       for (let seed = queue.shift(); seed !== undefined; seed = queue.shift()) perSeed.push(await oneSeed(seed, o));
     }),
   );
-  perSeed.sort((a, b) => a.seed - b.seed);
+  return summarise(perSeed, {
+    load: { name: o.load, scale: o.scale, drivers: o.drivers, silent: o.silent, perMinute: o.perMinute, minutes: o.minutes },
+    speedUp: o.speedUp,
+    lookSeconds: o.lookSeconds,
+    db: o.db,
+    parallel: o.parallel,
+    server: scaledSettings(o.speedUp),
+    model: modelSettings(o),
+  });
+}
+
+type RunSetup = Omit<LiveReport, "seeds" | "perSeed" | "validSeeds" | "metrics" | "offersToSilent">;
+
+/** The figures over the seeds that kept up. */
+function summarise(seeds: LiveSeed[], setup: RunSetup): LiveReport {
+  const perSeed = [...seeds].sort((a, b) => a.seed - b.seed);
+  const valid = perSeed.filter((s) => s.valid);
   const metrics = Object.fromEntries(
     METRICS.map((m) => [
       m,
       {
-        model: estimate(perSeed.map((s) => s.model[m])),
-        live: estimate(perSeed.map((s) => s.live[m])),
-        diff: estimate(perSeed.map((s) => s.live[m] - s.model[m])),
+        model: estimate(valid.map((s) => s.model[m])),
+        live: estimate(valid.map((s) => s.live[m])),
+        diff: estimate(valid.map((s) => s.live[m] - s.model[m])),
       },
     ]),
   ) as LiveReport["metrics"];
   return {
-    generatedBy: "npm run simulate -- --compare --live",
-    seeds: o.seeds,
-    load: { drivers: o.drivers, silent: o.silent, perMinute: o.perMinute, minutes: o.minutes },
-    speedUp: o.speedUp,
-    db: o.db,
-    server: scaledSettings(o.speedUp),
+    ...setup,
+    seeds: perSeed.map((s) => s.seed),
     perSeed,
+    validSeeds: valid.map((s) => s.seed),
     metrics,
     offersToSilent: perSeed.reduce((a, s) => a + s.offersToSilent, 0),
   };
@@ -314,46 +401,75 @@ function show(e: Estimate, unit: "min" | "%" | "n", seeds: number): string {
   return `${v}${h}${unit === "min" ? " min" : unit === "%" ? " %" : ""}`;
 }
 
-export function liveTable(r: LiveReport): string {
-  const n = r.seeds.length;
-  const lagMean = mean(r.perSeed.map((s) => s.lag.meanSeconds));
-  const lagMax = Math.max(...r.perSeed.map((s) => s.lag.maxSeconds));
-  const wall = mean(r.perSeed.map((s) => s.wallSeconds));
-  const placedMean = mean(r.perSeed.map((s) => s.placed.meanSeconds));
-  const placedMax = Math.max(...r.perSeed.map((s) => s.placed.maxSeconds));
-  const callP95 = Math.max(...r.perSeed.map((s) => s.callMs.p95));
+function loadTable(r: LiveReport): string {
+  const valid = r.perSeed.filter((s) => s.valid);
+  const n = valid.length;
+  const over = valid.length ? valid : r.perSeed;
+  const lagP95 = Math.max(...over.map((s) => s.lag.p95Seconds));
+  const wall = mean(over.map((s) => s.wallSeconds));
+  const placedMean = mean(over.map((s) => s.placed.meanSeconds));
+  const placedP95 = Math.max(...over.map((s) => s.placed.p95Seconds));
+  const callP95 = Math.max(...over.map((s) => s.callMs.p95));
+  const invalid = r.perSeed.filter((s) => !s.valid);
+  const l = r.load;
   const lines = [
-    `${n} seed${n > 1 ? "s" : ""} (${r.seeds.join(", ")}), load "normal" (${r.load.drivers} drivers, ${r.load.perMinute} orders/min, ${r.load.minutes} simulated minutes of orders) plus ${r.load.silent} silent drivers; the live arm on ${r.db === "postgres" ? "PostgreSQL" : "PGlite"} at ×${r.speedUp}${n > 1 ? "; 95 % confidence intervals over the seeds, the difference paired by seed" : ""}.`,
+    `**Load "${l.name}" scaled to ${Math.round(l.scale * 100)} %**: ${l.drivers} drivers, ${+l.perMinute.toFixed(2)} orders/min, ${l.minutes} simulated minutes of orders, the same city, plus ${l.silent} silent drivers; the live arm on ${r.db === "postgres" ? "PostgreSQL" : "PGlite"} at ×${r.speedUp}${r.parallel > 1 ? `, up to ${Math.min(r.parallel, r.seeds.length)} seeds at once` : ""}. Seeds ${r.seeds.join(", ")}; ${n ? `in the first table the ${n} that kept up (${r.validSeeds.join(", ")})` : "none kept up"}; 95 % confidence intervals over the seeds of each table, the difference paired by seed.`,
     "",
     "| metric | in-process model (default) | live server | live − model |",
     "|---|---:|---:|---:|",
-    ...METRICS.map((m) => `| ${LABELS[m].name} | ${show(r.metrics[m].model, LABELS[m].unit, n)} | ${show(r.metrics[m].live, LABELS[m].unit, n)} | ${show(r.metrics[m].diff, LABELS[m].unit, n)} |`),
-    `| offers to silent drivers | — | ${r.offersToSilent} of ${r.perSeed.reduce((a, s) => a + s.offers, 0)} | |`,
+    ...(n ? METRICS.map((m) => `| ${LABELS[m].name} | ${show(r.metrics[m].model, LABELS[m].unit, n)} | ${show(r.metrics[m].live, LABELS[m].unit, n)} | ${show(r.metrics[m].diff, LABELS[m].unit, n)} |`) : []),
+    `| offers to silent drivers (every seed) | — | ${r.offersToSilent} of ${r.perSeed.reduce((a, s) => a + s.offers, 0)} | |`,
     "",
-    `Keeping up: the clients' scheduled actions ran on average ${lagMean.toFixed(1)} simulated seconds late (worst ${lagMax.toFixed(1)} s); an order was in the server's hands on average ${placedMean.toFixed(1)} simulated seconds after its planned moment (worst ${placedMax.toFixed(1)} s; its wait counts from the planned moment); the 95th percentile of a call's time ${Math.round(callP95)} ms real (the offer streams not counted); a seed's day took ${(wall / 60).toFixed(1)} real minutes. Orders taken from the radio: ${r.perSeed.map((s) => s.radioTakes).join(", ")}; drivers set away at the end: ${r.perSeed.map((s) => s.awayAtEnd).join(", ")}; orders without an outcome: ${r.perSeed.reduce((a, s) => a + s.unknown, 0)}; not placed: ${r.perSeed.reduce((a, s) => a + s.notPlaced, 0)}.`,
+    ...(invalid.length
+      ? [
+          `The ${invalid.length} seed${invalid.length > 1 ? "s" : ""} that did not keep up (${invalid.map((s) => s.seed).join(", ")}), apart, not averaged with the others: their live figures carry the machine's lag.`,
+          "",
+          "| metric (seeds that did not keep up) | in-process model (default) | live server | live − model |",
+          "|---|---:|---:|---:|",
+          ...METRICS.map((m) => {
+            const e = (f: (s: LiveSeed) => number) => estimate(invalid.map(f));
+            return `| ${LABELS[m].name} | ${show(e((s) => s.model[m]), LABELS[m].unit, invalid.length)} | ${show(e((s) => s.live[m]), LABELS[m].unit, invalid.length)} | ${show(e((s) => s.live[m] - s.model[m]), LABELS[m].unit, invalid.length)} |`;
+          }),
+        ]
+      : []),
+    "",
+    `Keeping up (${valid.length ? "the seeds in the figures" : "every seed"}): an order was in the server's hands on average ${placedMean.toFixed(1)} simulated seconds after its planned moment (worst seed's 95th percentile ${placedP95.toFixed(1)} s; its wait counts from the planned moment); the clients' scheduled actions' worst 95th percentile of lateness ${lagP95.toFixed(1)} s; a call's worst 95th percentile ${Math.round(callP95)} ms real against the offer's deadline of ${r.server.rule.acceptSeconds} real seconds; a seed's day took ${(wall / 60).toFixed(1)} real minutes. ${invalid.length ? `**Not kept up (apart):** ${invalid.map((s) => `seed ${s.seed} (${s.invalidBecause.join("; ")})`).join(", ")}. ` : "Every seed kept up. "}Orders taken from the radio per seed: ${r.perSeed.map((s) => s.radioTakes).join(", ")}; drivers set away at the end: ${r.perSeed.map((s) => s.awayAtEnd).join(", ")}.`,
   ];
   return lines.join("\n");
 }
 
-export function liveMarkdown(r: LiveReport): string {
-  const rows = r.perSeed.map(
+export function liveTable(f: LiveReports): string {
+  const v = f.validity;
+  return [
+    `A seed counts when the server kept up: orders in its hands within ${v.placedP95Seconds} simulated seconds of their moment and the clients' actions no later (95th percentiles), a call's 95th percentile under ${Math.round(v.callP95ShareOfDeadline * 100)} % of the offer's real deadline, every order placed and with an outcome. A seed that breaks it is named and left out of the figures.`,
+    ...f.loads.flatMap((r) => ["", loadTable(r)]),
+  ].join("\n");
+}
+
+function seedRows(r: LiveReport): string[] {
+  return r.perSeed.map(
     (s) =>
-      `| ${s.seed} | ${s.model.orders} | ${(s.model.meanWaitAll / 60).toFixed(2)} | ${(s.live.meanWaitAll / 60).toFixed(2)} | ${(s.model.meanWaitServed / 60).toFixed(2)} | ${(s.live.meanWaitServed / 60).toFixed(2)} | ${(s.model.lostShare * 100).toFixed(1)} | ${(s.live.lostShare * 100).toFixed(1)} | ${s.model.offersPerOrder.toFixed(2)} | ${s.live.offersPerOrder.toFixed(2)} | ${(s.model.timeoutShare * 100).toFixed(1)} | ${(s.live.timeoutShare * 100).toFixed(1)} | ${s.offersToSilent} | ${s.lag.meanSeconds.toFixed(1)} / ${s.lag.maxSeconds.toFixed(1)} | ${s.placed.meanSeconds.toFixed(1)} / ${s.placed.maxSeconds.toFixed(1)} | ${JSON.stringify(s.failedCalls)} |`,
+      `| ${r.load.name} | ${s.seed} | ${s.valid ? "yes" : `no: ${s.invalidBecause.join("; ")}`} | ${s.model.orders} | ${(s.model.meanWaitAll / 60).toFixed(2)} | ${(s.live.meanWaitAll / 60).toFixed(2)} | ${(s.model.meanWaitServed / 60).toFixed(2)} | ${(s.live.meanWaitServed / 60).toFixed(2)} | ${(s.model.lostShare * 100).toFixed(1)} | ${(s.live.lostShare * 100).toFixed(1)} | ${s.model.offersPerOrder.toFixed(2)} | ${s.live.offersPerOrder.toFixed(2)} | ${(s.model.timeoutShare * 100).toFixed(1)} | ${(s.live.timeoutShare * 100).toFixed(1)} | ${s.offersToSilent} | ${s.lag.p95Seconds.toFixed(1)} / ${s.lag.maxSeconds.toFixed(1)} | ${s.placed.p95Seconds.toFixed(1)} / ${s.placed.maxSeconds.toFixed(1)} | ${Math.round(s.callMs.median)} / ${Math.round(s.callMs.p95)} | ${JSON.stringify(s.failedCalls)} |`,
   );
+}
+
+export function liveMarkdown(f: LiveReports): string {
   return [
     "# Dispatch: the live arm against the in-process model",
     "",
-    `Generated by \`${r.generatedBy}\`; the method is in [../dispatch.md](../dispatch.md#the-live-arm). Do not edit.`,
+    `Generated by \`${f.generatedBy}\`; the method is in [../dispatch.md](../dispatch.md#the-live-arm). Do not edit.`,
     "",
-    liveTable(r),
+    liveTable(f),
     "",
-    `Server settings (scaled by ×${r.speedUp}): ${JSON.stringify(r.server.rule)}; environment ${JSON.stringify(r.server.env)}; the deadline the drivers had: ${r.server.acceptSimSeconds} simulated seconds.`,
-    "",
+    ...f.loads.map(
+      (r) =>
+        `Load "${r.load.name}": server settings (scaled by ×${r.speedUp}) ${JSON.stringify(r.server.rule)}; environment ${JSON.stringify(r.server.env)}; the deadline the drivers had: ${r.server.acceptSimSeconds} simulated seconds; the model's settings ${JSON.stringify({ acceptSeconds: r.model.acceptSeconds, batchSeconds: r.model.batchSeconds, lookSeconds: r.model.lookSeconds })}.\n`,
+    ),
     "## Per seed",
     "",
-    "| seed | orders | wait all, model | wait all, live | served wait, model | served wait, live | lost % model | lost % live | offers/order model | live | timed out % model | live | offers to silent | lag mean / max (s) | placed late mean / max (s) | failed calls |",
-    "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|",
-    ...rows,
+    "| load | seed | kept up | orders | wait all, model | wait all, live | served wait, model | served wait, live | lost % model | lost % live | offers/order model | live | timed out % model | live | offers to silent | actions late p95 / max (s) | placed late p95 / max (s) | call ms median / p95 | failed calls |",
+    "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|---|",
+    ...f.loads.flatMap(seedRows),
     "",
   ].join("\n");
 }
@@ -362,15 +478,37 @@ const DOC = "docs/dispatch.md";
 const BEGIN = "<!-- dispatch-live:begin (generated by npm run simulate -- --compare --live; do not edit) -->";
 const END = "<!-- dispatch-live:end -->";
 
-export function writeLiveReport(r: LiveReport, out?: string): void {
+/** This load's section into the file's (replacing an earlier run of the same load; the others kept, in LOADS' order). */
+export function mergeLiveReport(r: LiveReport, previous: LiveReports | null): LiveReports {
+  const order = (name: string) => LOADS.findIndex((l) => l.load === name);
+  const same = (x: LiveReport) => x.load?.name === r.load.name;
+  const kept = (previous?.loads ?? []).filter((x) => x.load?.name !== undefined && !same(x));
+  // More seeds of the same scenario (the same load, scale, length, speed and database) join the earlier ones; a seed run again replaces its earlier run.
+  const earlier = (previous?.loads ?? []).find(same);
+  const setupOf = (x: LiveReport) => JSON.stringify([x.load, x.speedUp, x.lookSeconds, x.db, x.server, x.model]);
+  const joined = earlier && setupOf(earlier) === setupOf(r) ? summarise([...earlier.perSeed.filter((s) => !r.seeds.includes(s.seed)), ...r.perSeed], { ...r, parallel: Math.max(earlier.parallel, r.parallel) }) : r;
+  return { generatedBy: "npm run simulate -- --compare --live", validity: VALIDITY, loads: [...kept, joined].sort((a, b) => order(a.load.name) - order(b.load.name)) };
+}
+
+export function writeLiveReport(r: LiveReport, out?: string): LiveReports {
   const dir = path.resolve(out ?? "docs/dispatch");
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, "dispatch-live.json"), JSON.stringify(r, null, 2) + "\n");
-  writeFileSync(path.join(dir, "dispatch-live.md"), liveMarkdown(r));
-  if (out !== undefined) return;
+  const file = path.join(dir, "dispatch-live.json");
+  let previous: LiveReports | null = null;
+  try {
+    const read = JSON.parse(readFileSync(file, "utf8")) as Partial<LiveReports>;
+    if (Array.isArray(read.loads)) previous = read as LiveReports;
+  } catch {
+    previous = null;
+  }
+  const f = mergeLiveReport(r, previous);
+  writeFileSync(file, JSON.stringify(f, null, 2) + "\n");
+  writeFileSync(path.join(dir, "dispatch-live.md"), liveMarkdown(f));
+  if (out !== undefined) return f;
   const doc = readFileSync(DOC, "utf8");
   const a = doc.indexOf(BEGIN);
   const b = doc.indexOf(END);
   if (a < 0 || b < a) throw new Error(`${DOC}: the markers of the live arm's table are missing`);
-  writeFileSync(DOC, doc.slice(0, a + BEGIN.length) + "\n\n" + liveTable(r) + "\n\n" + doc.slice(b));
+  writeFileSync(DOC, doc.slice(0, a + BEGIN.length) + "\n\n" + liveTable(f) + "\n\n" + doc.slice(b));
+  return f;
 }

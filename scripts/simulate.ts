@@ -35,15 +35,24 @@
 //                           against the same with each rating weight at every load, N seeds (default 20),
 //                           M simulated minutes (default 150); writes docs/dispatch/dispatch-rating.{json,md}
 //                           and its table into docs/dispatch.md between its markers.
-//   --compare --live [--seed S] [--seeds N] [--speedup X] [--minutes M] [--silent K] [--parallel P] [--out DIR]
+//   --compare --live [--load L] [--scale F] [--seed S] [--seeds N] [--speedup X] [--minutes M] [--silent K]
+//                    [--look T] [--parallel P] [--out DIR]
 //                           the live arm: for each of N seeds from S (default 3 from 1) the model's day at
-//                           the "normal" load under the production default, and the same day played over
-//                           HTTP against a started server of its own (the production build, the demo city,
-//                           PGlite; TEST_DB=postgres: PostgreSQL at 127.0.0.1:5432) at X times real time
-//                           (default 4; the server's time settings scaled), M simulated minutes of orders
-//                           (default 60), K silent drivers (default 4), P seeds at once (default 1); writes
+//                           load L (default "normal"; a name of the comparison's sweep) with its drivers and
+//                           orders per minute scaled by F (default 1; the same city) under the production
+//                           default, and the same day played over HTTP against a started server of its own
+//                           (the production build, the demo city, PGlite; TEST_DB=postgres: PostgreSQL at
+//                           127.0.0.1:5432) at X times real time (default 2; the server's time settings
+//                           scaled, the model run on the same), M simulated minutes of orders (default 60),
+//                           K silent drivers (default 4), the radio looked at every T simulated seconds in
+//                           both arms (default 8), P seeds at once (default 1); writes the load's section of
 //                           DIR/dispatch-live.{json,md} (default docs/dispatch, and the table into
-//                           docs/dispatch.md between its markers). Exit code 1 when a silent driver was offered.
+//                           docs/dispatch.md between its markers); a seed whose lag breaks the validity
+//                           criterion is reported and left out of the figures. Exit code 1 when a silent
+//                           driver was offered.
+//   --compare --live --from FILE[,FILE]
+//                           merges the loads of reports written with --out (runs made at once) into
+//                           docs/dispatch/dispatch-live.{json,md} and the table of docs/dispatch.md.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -75,6 +84,10 @@ const { values } = parseArgs({
     live: { type: "boolean", default: false },
     rating: { type: "boolean", default: false },
     silent: { type: "string" },
+    load: { type: "string" },
+    scale: { type: "string" },
+    look: { type: "string" },
+    from: { type: "string" },
     parallel: { type: "string" },
     seeds: { type: "string" },
     out: { type: "string" },
@@ -163,22 +176,43 @@ function compare(): never {
 
 async function compareLive(): Promise<never> {
   const { liveArm, liveTable, writeLiveReport } = await import("./simulate-live");
+  if (values.from) {
+    // The loads of runs written elsewhere (--out, e.g. two loads run at once) merged into the report and the doc.
+    let file: ReturnType<typeof writeLiveReport> | undefined;
+    for (const one of values.from.split(",")) {
+      const read = JSON.parse(readFileSync(one, "utf8")) as Parameters<typeof liveTable>[0];
+      for (const section of read.loads) file = writeLiveReport(section, values.out);
+    }
+    if (file) console.log(liveTable(file));
+    process.exit(0);
+  }
+  const { LOADS } = await import("../server/simulator/compare/run");
   const first = num("seed", values.seed, 1);
   const count = Math.max(1, Math.round(num("seeds", values.seeds, 3)));
+  const load = LOADS.find((l) => l.load === (values.load ?? "normal"));
+  if (!load) {
+    console.error(`--load: one of ${LOADS.map((l) => `"${l.load}"`).join(", ")}`);
+    process.exit(2);
+  }
+  // Fewer drivers and orders in the same proportion, in the same city: light enough for a shared machine.
+  const scale = Math.min(1, Math.max(0.05, num("scale", values.scale, 1)));
   const report = await liveArm({
     seeds: Array.from({ length: count }, (_, i) => first + i),
-    speedUp: Math.max(1, num("speedup", values.speedup, 4)),
+    speedUp: Math.max(1, num("speedup", values.speedup, 2)),
     minutes: Math.max(1, num("minutes", values.minutes, 60)),
-    drivers: 60,
-    perMinute: 1.8,
+    load: load.load,
+    scale,
+    drivers: Math.max(1, Math.round(load.drivers * scale)),
+    perMinute: load.perMinute * scale,
     silent: Math.round(num("silent", values.silent, 4)),
+    lookSeconds: Math.max(1, num("look", values.look, 8)),
     db: process.env.TEST_DB === "postgres" ? "postgres" : "pglite",
     parallel: Math.max(1, Math.round(num("parallel", values.parallel, 1))),
     out: values.out,
     log: (line) => console.error(line),
   });
-  writeLiveReport(report, values.out);
-  console.log(liveTable(report));
+  const file = writeLiveReport(report, values.out);
+  console.log(liveTable(file));
   if (report.offersToSilent > 0) console.error(`${report.offersToSilent} offers went to silent drivers`);
   process.exit(report.offersToSilent > 0 ? 1 : 0);
 }

@@ -119,9 +119,10 @@ interface Candidate {
 export async function dispatchRound(db: Db, state: RoundState, now = new Date()): Promise<RoundReport> {
   const report: RoundReport = { offers: 0, expired: 0, toRadio: 0, orders: 0, drivers: 0, pairs: 0, planSeconds: 0 };
   const started = performance.now();
+  // Offers end by their deadline even with no rule at all: a dispatcher's offer (sent by hand) would hold the driver BUSY forever.
+  report.expired = await sweepOffers(db);
   const settings = await loadSettings(db);
   if (settings.empty) return report;
-  report.expired = await sweepOffers(db);
 
   const byCity = new Map<number, Candidate[]>();
   for (const row of await readFreeOrders(db, ["FREE", "FREE_LONG"])) {

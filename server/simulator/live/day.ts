@@ -151,7 +151,22 @@ export async function playLiveDay(o: LiveDayOptions): Promise<LiveDayResult> {
   let t0 = 0;
   let stopping = false;
   const simNow = () => ((Date.now() - t0) / 1000) * o.speedUp;
-  const sleepReal = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
+  // The day's sleeps end at once when the day stops (the loops are not waited out: a standing phone sleeps 30 simulated s).
+  const sleepers = new Set<() => void>();
+  const sleepReal = (ms: number) =>
+    new Promise<void>((r) => {
+      if (stopping) return r();
+      const wake = () => {
+        clearTimeout(timer);
+        sleepers.delete(wake);
+        r();
+      };
+      const timer = setTimeout(wake, Math.max(0, ms));
+      sleepers.add(wake);
+    });
+  const stopSleeping = () => {
+    for (const wake of [...sleepers]) wake();
+  };
   const sleepSim = (s: number) => sleepReal((s * 1000) / o.speedUp);
   const sleepUntil = (s: number) => sleepSim(s - simNow());
   const lags: number[] = [];
@@ -273,6 +288,7 @@ export async function playLiveDay(o: LiveDayOptions): Promise<LiveDayResult> {
       ride.wait = at - ride.p.at;
     }
     await sleepSim(ride.p.boarding);
+    if (stopping) return freeAgain(d);
     try {
       await counted(d.phone.post("orders/status", { uuid, status: "IN_PROCESS" }));
       d.riding = true;
@@ -313,6 +329,10 @@ export async function playLiveDay(o: LiveDayOptions): Promise<LiveDayResult> {
     d.answering = true;
     void (async () => {
       await sleepUntil(answerAt);
+      if (stopping) {
+        d.answering = false;
+        return;
+      }
       try {
         if (refuse) {
           await counted(d.phone.post("offer/refuse", { uuid, reason: d.rng.pick(["далеко", "не успеваю", "пробка"]) }));
@@ -468,8 +488,11 @@ export async function playLiveDay(o: LiveDayOptions): Promise<LiveDayResult> {
   const simulatedSeconds = simNow();
   stopping = true;
   streams.abort();
+  stopSleeping();
   clearInterval(progress);
-  await Promise.race([Promise.all(loops), sleepReal(30_000)]);
+  o.log?.(`live: every order has its outcome at ${Math.round(simulatedSeconds)} simulated s; stopping the phones`);
+  await Promise.race([Promise.all(loops), new Promise<void>((r) => setTimeout(r, 30_000).unref())]);
+  o.log?.("live: phones stopped");
 
   const awayAtEnd: string[] = [];
   for (const d of drivers) {
