@@ -217,6 +217,8 @@ async function openStream(url: URL, i: number): Promise<boolean> {
 }
 
 let streamRetries = 0;
+/** Streams the server closed after their time and the phone opened again. */
+let streamReconnects = 0;
 
 function openStreamOnce(url: URL, i: number): Promise<boolean | "retry"> {
   const d = drivers[i]!;
@@ -276,8 +278,16 @@ function openStreamOnce(url: URL, i: number): Promise<boolean | "retry"> {
         }
       });
       res.on("end", () => {
+        const wasOpen = stream.open;
         stream.open = false;
-        if (!closing) settle(false, "stream ended");
+        if (closing) return;
+        // The server closes a stream after STREAM_SECONDS by design: the phone opens it again, as EventSource does (3 s).
+        if (wasOpen) {
+          streamReconnects++;
+          setTimeout(() => void openStream(url, i), 1_000 + Math.random() * 2_000);
+          return;
+        }
+        settle(false, "stream ended");
       });
     });
     req.end();
@@ -311,7 +321,7 @@ lines.on("line", (line) => {
     if (c.cmd === "streams") reply(await openStreams(url));
     else if (c.cmd === "paced") reply(await paced(url, c.kind!, c.seconds!, c.periodMs!));
     else if (c.cmd === "saturate") reply(await saturate(url, c.kind!, c.seconds!, c.concurrency!));
-    else if (c.cmd === "status") reply({ open: streams.filter((s) => s.open).length, offers: offers.length, streamErrors, refusals });
+    else if (c.cmd === "status") reply({ open: streams.filter((s) => s.open).length, offers: offers.length, streamErrors, refusals, reconnects: streamReconnects });
     else if (c.cmd === "close") {
       closing = true;
       const open = streams.filter((s) => s.open).length;

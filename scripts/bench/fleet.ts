@@ -26,6 +26,7 @@ import { scrapeMetrics, startBenchServer } from "./server";
 import type { FleetDriver } from "./fleet-load";
 import { latencies, type Latencies, type PacedResult } from "./fleet-stats";
 import { consoleSessions, openConsoles, type ConsoleWatch } from "./fleet-consoles";
+import { chart, judge, type Minute } from "./soak";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 
@@ -38,6 +39,8 @@ export interface FleetOptions {
   /** A CPU profile of the server, written here when it stops (`--profile`; summarise with `tsx scripts/bench/profile.ts <file>`). */
   profileDir?: string;
   startLimit: (databaseUrl: string) => Promise<{ url: string; process: ChildProcess; stop: () => Promise<void> }>;
+  /** `--soak=10m`: the positions' phase held this long, memory and p99 each minute (a chart beside the report). */
+  soakSeconds?: number;
   /** `--split-rounds`: dispatch's rounds in a second instance on the same database (DISPATCH_ROUNDS), the phones on the first. */
   splitRounds?: boolean;
 }
@@ -119,6 +122,8 @@ export interface FleetResult {
   offers: { n: number; latency: Latencies; refusals: number };
   orders: { rate: number; created: number; failed: number };
   rounds: { n: number; seconds: Latencies; planSeconds: Latencies; orders: number; drivers: number; pairs: number; offers: number };
+  /** --soak: the minutes of the positions held at the fleet's rate, and the verdict on their trend. */
+  soak?: { minutes: Minute[]; verdict: ReturnType<typeof judge>; chart: string };
   memory: { peakMb: number | undefined; rssSamples: Array<{ s: number; mb: number | undefined }> };
 }
 
@@ -290,6 +295,7 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
     })();
     const runFrom = Date.now();
     log(`  positions to the application: ${(N * 1000) / PERIOD_MS}/s for ${SECONDS} s, orders at ${ORDER_RATE}/s`);
+    const soak = o.soakSeconds ? await soakFleet(o, app, gen, PERIOD_MS) : undefined;
     const cpu0 = cpuSeconds(pid);
     const roundsCpu0 = roundsApp ? cpuSeconds(roundsApp.process.pid) : NaN;
     const appPaced = await gen.ask<PacedResult>({ cmd: "paced", url: app.url, kind: "app", seconds: SECONDS, periodMs: PERIOD_MS });
@@ -379,6 +385,7 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
       offers: { n: offerLatency.n, latency: offerLatency, refusals: closed.refusals },
       orders: { rate: ORDER_RATE, created, failed: orderFailed },
       rounds: { n: rounds.length, seconds: roundMs, planSeconds: planMs, offers: lastRound?.roundOffers ?? NaN, orders: lastRound?.roundOrders ?? NaN, drivers: lastRound?.roundDrivers ?? NaN, pairs: lastRound?.roundPairs ?? NaN },
+      ...(soak ? { soak } : {}),
       memory: { peakMb: Math.max(...rss), rssSamples: samples.map((s) => ({ s: Math.round((s.at - samples[0]!.at) / 1000), mb: s.rssMb })) },
     };
     writeFleetReport(result, o.outDir, log);
@@ -393,6 +400,45 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
     await made.db.drop();
     rmSync(driversFile, { force: true });
   }
+}
+
+/**
+ * The soak: the fleet's positions held at their rate for o.soakSeconds in
+ * one-minute phases (the streams open, reopened when the server closes them
+ * after their time; orders arriving; the rounds running), the server's
+ * resident set, V8 heap and p99 at the end of each minute, judged as the
+ * general soak judges (soak.ts: a steady rise after the warm-up fails), and
+ * charted.
+ */
+async function soakFleet(o: FleetOptions, app: { metricsUrl: string; process: ChildProcess; url: string }, gen: { ask: <T>(c: Record<string, unknown>) => Promise<T> }, periodMs: number) {
+  const minutes: Minute[] = [];
+  const count = Math.max(1, Math.round(o.soakSeconds! / 60));
+  o.log(`  the soak: positions at the fleet's rate for ${count} minutes`);
+  for (let minute = 1; minute <= count; minute++) {
+    const p = await gen.ask<PacedResult>({ cmd: "paced", url: app.url, kind: "app", seconds: 60, periodMs });
+    const m = await scrapeMetrics(app.metricsUrl);
+    const status = await gen.ask<{ open: number; reconnects: number }>({ cmd: "status" });
+    minutes.push({
+      minute,
+      rssMb: o.vm(app.process.pid, "VmRSS") ?? NaN,
+      heapUsedMb: Math.round((m.get("nodejs_heap_size_used_bytes") ?? NaN) / 1048576),
+      externalMb: Math.round((m.get("nodejs_external_memory_bytes") ?? NaN) / 1048576),
+      p99: { position: p.latency.p99 },
+      rps: { position: p.rps },
+      failed: p.bad + p.errors,
+      liveStreams: status.open,
+    });
+    o.log(`    minute ${minute}: ${p.rps}/s, p50 ${p.latency.p50} ms, p99 ${p.latency.p99} ms, ${p.bad + p.errors} failed; RSS ${minutes.at(-1)!.rssMb} MB, heap ${minutes.at(-1)!.heapUsedMb} MB; ${status.open} streams open (${status.reconnects} reopened)`);
+  }
+  const verdict = judge(minutes);
+  const at = new Date().toISOString();
+  const svg = chart([{ db: "postgres", minutes, verdict }], at);
+  mkdirSync(o.outDir, { recursive: true });
+  const file = path.join(o.outDir, `fleet-soak-${at.replace(/[:.]/g, "-")}.svg`);
+  writeFileSync(file, svg);
+  writeFileSync(path.join(o.outDir, "latest-fleet-soak.svg"), svg);
+  o.log(`    the soak: ${verdict.ok ? "flat" : `NOT flat: ${verdict.reasons.join("; ")}`} (RSS ${verdict.rssSlopeMbPerMin.toFixed(1)} MB/min, heap ${verdict.heapSlopeMbPerMin.toFixed(1)} MB/min); chart ${file}`);
+  return { minutes, verdict, chart: path.basename(file) };
 }
 
 function logPaced(log: (m: string) => void, r: PacedResult): void {

@@ -11,7 +11,8 @@
 //   npm run bench -- --only=routing      only the routing benchmark (no server, no database, no build)
 //   npm run bench -- --only=reports      only the reports' month on PostgreSQL (no server, no build; reports.ts)
 //   npm run bench -- --fleet             the fleet: 10,000 drivers' positions, offer streams, dispatch rounds (fleet.ts); --short: 1,000;
-//                                        --split-rounds: the rounds in a second instance (DISPATCH_ROUNDS=no on the phones' one)
+//                                        --split-rounds: the rounds in a second instance (DISPATCH_ROUNDS=no on the phones' one);
+//                                        --soak=10m: the positions held that long first, memory and p99 each minute (a chart)
 //   npm run bench -- --soak=10m          the soak: a mixed steady load, memory and p99 each minute (soak.ts)
 //
 // The application runs as in production: plain node on the server's
@@ -665,7 +666,7 @@ async function main(): Promise<void> {
       rmSync(fleetProfile, { recursive: true, force: true });
       mkdirSync(fleetProfile, { recursive: true });
     }
-    await runFleet({ short, outDir, distDir, log, vm, profileDir: fleetProfile, splitRounds: args.includes("--split-rounds"), startLimit: (url) => startLimit("postgres", { kind: "postgres", env: { DATABASE_URL: url } } as unknown as PreparedDb) });
+    await runFleet({ short, outDir, distDir, log, vm, profileDir: fleetProfile, splitRounds: args.includes("--split-rounds"), soakSeconds: soakArg ? parseDuration(soakArg) : undefined, startLimit: (url) => startLimit("postgres", { kind: "postgres", env: { DATABASE_URL: url } } as unknown as PreparedDb) });
     return;
   }
   if (soakArg) {

@@ -46,7 +46,7 @@ const MIX = { read: 100, estimate: 50, create: 20, exchange: 10, board: 5 };
 const CONSOLES = 8;
 const SAMPLE_SECONDS = 60;
 
-interface Minute {
+export interface Minute {
   minute: number;
   rssMb: number;
   /** The smallest V8 heap seen in the minute (sampled every 5 s): close to what survives a collection, so a leak shows through the garbage. */
@@ -58,7 +58,7 @@ interface Minute {
   liveStreams: number;
 }
 
-interface SoakDb {
+export interface SoakDb {
   db: TestDb;
   minutes: Minute[];
   verdict: { ok: boolean; reasons: string[]; rssSlopeMbPerMin: number; heapSlopeMbPerMin: number };
@@ -206,7 +206,7 @@ async function soakDatabase(kind: TestDb, ctx: SoakContext): Promise<SoakDb> {
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;");
 
 /** Two panels per database: memory (RSS, V8 heap, outside the heap) and p99 of each load, per minute. */
-function chart(results: SoakDb[], at: string): string {
+export function chart(results: SoakDb[], at: string): string {
   const W = 460;
   const H = 220;
   const pad = { l: 50, t: 30, b: 30 };
