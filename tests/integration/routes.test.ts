@@ -10,6 +10,7 @@ import { haversineMetres } from "@/server/geo/distance";
 import { buildDemoCity } from "@/server/seed/demo";
 import { CLASS_INDEX, ROAD_CLASSES, paceAt, speedTable } from "@/server/routing/speeds";
 import { eventually } from "../support/wait";
+import { idleClientLost } from "../reliability/support/db";
 
 async function estimate(params: Record<string, string | number>) {
   const reply = await apiGet("order/pre_cost", params);
@@ -99,6 +100,7 @@ describe("estimates along the roads", () => {
 
 describe.skipIf(inject("testDb") !== "postgres")("the road graph on PostgreSQL: another writer", () => {
   const pool = new pg.Pool({ connectionString: inject("databaseUrl"), max: 1 });
+  pool.on("error", idleClientLost);
   afterAll(async () => {
     await pool.query(`DELETE FROM road_speed WHERE city_id = 1`);
     await pool.end();

@@ -83,6 +83,13 @@ function pgliteDatabase(dir: string): TestDatabase {
   };
 }
 
+/**
+ * A pool's idle client whose database a suite dropped (DROP DATABASE ... WITH (FORCE) ends its
+ * connections: 57P01) emits "error" on the pool; with no listener that is an uncaught exception
+ * in the test process, failing a lane on whichever file runs then (seen in CI on PostgreSQL).
+ */
+export function idleClientLost(): void {}
+
 function postgresDatabase(name: string): TestDatabase {
   const url = postgresUrl(name);
   return {
@@ -91,6 +98,7 @@ function postgresDatabase(name: string): TestDatabase {
     url,
     async use(fn) {
       const pool = new pg.Pool({ connectionString: url, max: 4 });
+      pool.on("error", idleClientLost);
       const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
       try {
         return await fn(prisma, async (sql, params = []) => (await pool.query(sql, params)).rows as never[]);
@@ -130,6 +138,7 @@ export async function createTemplate(kind: TestDb, seeded: Seeded = randomSeeded
   const name = `taxi_rel_tmpl_${Date.now()}_${randomBytes(3).toString("hex")}`;
   await adminQuery(`CREATE DATABASE ${name}`);
   const pool = new pg.Pool({ connectionString: postgresUrl(name), max: 2 });
+  pool.on("error", idleClientLost);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   const client = await pool.connect();
   try {

@@ -12,6 +12,7 @@ import pg from "pg";
 import { PrismaClient, type Prisma } from "@/server/generated/prisma/client";
 import { migrate } from "@/server/db/migrate";
 import { createPostgresDatabase, startServer, type StartedServer, type TestDb } from "../server";
+import { idleClientLost } from "../../reliability/support/db";
 
 type AdapterFactory = NonNullable<Prisma.PrismaClientOptions["adapter"]>;
 
@@ -61,6 +62,7 @@ export async function prepareDatabase<T>(kind: TestDb, fill: (prisma: PrismaClie
   const database = await createPostgresDatabase();
   const openPg = async () => {
     const pool = new pg.Pool({ connectionString: database.url, max: 4 });
+    pool.on("error", idleClientLost);
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     return {
       prisma,
