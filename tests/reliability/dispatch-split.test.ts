@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { provisioningKeyFor } from "@/server/driver-app/keys";
 import { TEST_DB, type TestDatabase } from "./support/db";
 import { closeAgents } from "./support/http";
+import { dispatchClient } from "./support/dispatch";
 import { appInstance, freshDatabase, template, type AppInstance } from "./support/instance";
 
 let database: TestDatabase;
@@ -53,26 +54,22 @@ async function until<T>(what: string, probe: () => T | undefined, ms: number): P
 }
 
 async function order(base: string, phone: string): Promise<string> {
-  const form = new URLSearchParams({
-    api_key: template().apiKey,
+  const reply = await dispatchClient(base, template().apiKey).post<{ uuid: string }>("order", {
     phone,
     street: "ул. Ленина",
     house: "1",
-    lat: String(centre.lat + 0.002),
-    lon: String(centre.lon + 0.002),
-    service_id: String(serviceId),
+    lat: centre.lat + 0.002,
+    lon: centre.lon + 0.002,
+    service_id: serviceId,
     moderation_required: "no",
     need_notify: "no",
   });
-  const res = await fetch(`${base}/api/order`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form.toString() });
-  const reply = (await res.json()) as { status: string; response: { uuid: string } };
   expect(reply.status).toBe("DONE");
   return reply.response.uuid;
 }
 
 async function statusCode(base: string, uuid: string): Promise<number> {
-  const res = await fetch(`${base}/api/order/status?${new URLSearchParams({ api_key: template().apiKey, uuid })}`);
-  return Number(((await res.json()) as { response: { code: number } }).response.code);
+  return Number((await dispatchClient(base, template().apiKey).get<{ code: number }>("order/status", { uuid })).response.code);
 }
 
 describe.skipIf(TEST_DB !== "postgres")("dispatch's rounds in one instance, the phones on another", () => {
