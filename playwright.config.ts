@@ -1,12 +1,19 @@
 // Browser tests of the operator console, in Debian's Chromium (Playwright
-// cannot download its own browsers here). One worker: the tests share one
-// started application (e2e/global-setup.ts) and its database.
+// cannot download its own browsers here). One worker: the tests of a run
+// share one started application (e2e/global-setup.ts) and its database;
+// `npm test` runs two shards (--shard=1/2, 2/2), each with its own.
+import { existsSync } from "node:fs";
 import { defineConfig } from "@playwright/test";
+
+// The old headless shell when installed (scripts/ensure-chromium.sh installs it): what Playwright itself
+// runs headless, and lighter than the full browser's headless mode; E2E_CHROMIUM names another.
+const chromium = process.env.E2E_CHROMIUM ?? (existsSync("/usr/bin/chromium-headless-shell") ? "/usr/bin/chromium-headless-shell" : "/usr/bin/chromium");
 
 export default defineConfig({
   testDir: "e2e",
   testMatch: "**/*.spec.ts",
-  outputDir: "test-results",
+  // Playwright empties its output folder when a run starts: shards run at once need one each.
+  outputDir: process.env.E2E_OUTPUT_DIR ?? "test-results",
   workers: 1,
   fullyParallel: false,
   forbidOnly: Boolean(process.env.CI),
@@ -18,7 +25,7 @@ export default defineConfig({
   use: {
     browserName: "chromium",
     launchOptions: {
-      executablePath: "/usr/bin/chromium",
+      executablePath: chromium,
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
     },
     viewport: { width: 1440, height: 900 },

@@ -8,6 +8,8 @@ export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     fileParallelism: false,
+    // Each file's CPU time beside its wall time at the end (tests/support/cpu-probe.ts, timing-reporter.ts).
+    setupFiles: ["tests/support/cpu-probe.ts"],
     // The default output, and each file's time at the end (tests/support/timing-reporter.ts).
     reporters: ["default", "./tests/support/timing-reporter.ts"],
     projects: [

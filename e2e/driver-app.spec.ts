@@ -8,12 +8,18 @@
 // completes offline and replays on return: one completion, one commission.
 // The manifest and the service worker are checked too; every screen is
 // photographed in Russian and English.
+// A second test: a free driver a little away from a dozen recent pickups,
+// with no other live free car, sees the region hint (GET /hint, the coverage
+// rule) on the shift screen, opens its route on the map and dismisses it (an
+// iPhone-sized screen, 390×844).
+import { createHmac } from "node:crypto";
 import path from "node:path";
 import { devices, type BrowserContext, type Page } from "@playwright/test";
 import { test, expect, signInAdmin } from "./support/fixtures";
 import { env, userOf } from "./support/env";
 import { signInApi, trpc, uniquePhone, type Session } from "./support/console-api";
 import { painted } from "./support/motion";
+import { phoneAt } from "./support/driver-phone";
 
 // Pixel 7 without defaultBrowserType (the project's Chromium stays).
 const { defaultBrowserType: _browser, ...pixel } = devices["Pixel 7"];
@@ -280,5 +286,75 @@ test("the driver's app: activation from the console's link, a shift, offers, a t
   expect(reissued.error).toBeUndefined();
   await app.waitForURL((url) => url.pathname === "/driver/activate", { timeout: 20_000 });
   await expect(app.locator(".drv-root [role=alert]")).toContainText("Ключ не подошёл");
+  await phone.close();
+});
+
+async function cancelOrder(apiKey: string, uuid: string): Promise<void> {
+  const res = await fetch(`${env().baseUrl}/api/cancel_order`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ api_key: apiKey, uuid, reason: "e2e" }) });
+  expect(((await res.json()) as { status: string }).status).toBe("DONE");
+}
+
+test("the driver's app: a free driver near recent pickups with no free car sees the region hint, its route and a dismiss, in both languages", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const { baseUrl, apiKey, appSecret } = env();
+  const dispatcher = await signInApi(baseUrl, userOf("DISPATCHER").email, userOf("DISPATCHER").password);
+  const provisioning = `dp_${createHmac("sha256", appSecret).update("taxi-dispatch/driver-app/provisioning/v1").digest("base64url")}`;
+
+  // A free demo driver not taken by the other phone specs (they take the last three of the list).
+  const probe = await createOrder(dispatcher);
+  const probed = (await trpc<{ uuid: string; service: { id: number } }>(baseUrl, dispatcher, "orders.get", { id: probe })).data!;
+  const serviceId = probed.service.id;
+  await cancelOrder(apiKey, probed.uuid);
+  const list = await trpc<{ items: DriverRow[] }>(baseUrl, dispatcher, "drivers.list", { state: "FREE", serviceId, limit: 100 });
+  const driver = (list.data?.items ?? []).filter((d) => d.active && d.positionAt && /^\d+$/.test(d.callSign)).at(-5)!;
+  expect(driver, "a free demo driver").toBeTruthy();
+  const issued = await fetch(`${baseUrl}/driver-app/v1/keys`, { method: "POST", headers: { authorization: `Bearer ${provisioning}`, "content-type": "application/json" }, body: JSON.stringify({ call_sign: driver.callSign }) });
+  const key = String(((await issued.json()) as { app_key: string }).app_key);
+
+  // Two neighbouring regions (the closest centres): the demand in the one nearer pr-t Mira, where the other specs order
+  // too (more demand there only makes it shorter), the car in the other.
+  const map = (await driverApi<{ regions: Array<{ id: number; name: string; polygon: Array<[number, number]> }>; streets: Array<{ name: string; houses: Array<[string, number, number]> }> }>(key, "GET", "map")).body;
+  const [, miraLat, miraLon] = map.streets.find((s) => s.name === "пр-т Мира")!.houses.find((h) => h[0] === "1")!;
+  const mira = { lat: miraLat, lon: miraLon };
+  const centre = (p: Array<[number, number]>) => ({ lat: (Math.min(...p.map((x) => x[0])) + Math.max(...p.map((x) => x[0]))) / 2, lon: (Math.min(...p.map((x) => x[1])) + Math.max(...p.map((x) => x[1]))) / 2 });
+  const regions = map.regions.map((r) => ({ ...r, centre: centre(r.polygon) }));
+  const gap = (a: { lat: number; lon: number }, b: { lat: number; lon: number }) => Math.hypot(a.lat - b.lat, a.lon - b.lon);
+  let pair = [regions[0]!, regions[1]!];
+  for (const a of regions) for (const b of regions) if (a.id < b.id && gap(a.centre, b.centre) < gap(pair[0]!.centre, pair[1]!.centre)) pair = [a, b];
+  const [short, here] = gap(pair[0]!.centre, mira) < gap(pair[1]!.centre, mira) ? [pair[0]!, pair[1]!] : [pair[1]!, pair[0]!];
+  const between = (k: number) => ({ lat: short.centre.lat + (here.centre.lat - short.centre.lat) * k, lon: short.centre.lon + (here.centre.lon - short.centre.lon) * k });
+
+  // Twelve passengers in the short region within the hour (cancelled at once: they count as demand, and no offer covers the card).
+  for (let i = 0; i < 12; i++) {
+    const p = between(0.35 + i * 0.01);
+    const body = new URLSearchParams({ api_key: apiKey, phone: uniquePhone(), street: "ул. Ленина", house: "1", lat: String(p.lat), lon: String(p.lon), service_id: String(serviceId), moderation_required: "no", need_notify: "no", extras: "[]" });
+    const made = (await (await fetch(`${baseUrl}/api/order`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body })).json()) as { status: string; response: { uuid: string } };
+    expect(made.status).toBe("DONE");
+    await cancelOrder(apiKey, made.response.uuid);
+  }
+
+  // The car next door, on shift; the phone reports the same spot.
+  const at = between(0.6);
+  await driverApi(key, "POST", "shift/start", { lat: at.lat, lon: at.lon });
+  expect((await driverApi<{ region_id: number }>(key, "POST", "position", { lat: at.lat, lon: at.lon })).body.region_id).toBe(here.id);
+  const phone = await phoneAt(browser, at);
+  const app = await phone.newPage();
+  await app.goto(`/driver/activate#key=${encodeURIComponent(key)}`);
+  await app.waitForURL((url) => url.pathname === "/driver");
+  await expect(app.getByTestId("driver-state")).toHaveText("Свободен");
+
+  const card = app.getByTestId("hint-card");
+  await expect(card).toBeVisible({ timeout: 20_000 });
+  // The coverage rule chooses among all the city's recent pickups (the seed's and the other specs' too): some region.
+  await expect(card).toContainText(/Лучше ждать заказ в районе .+ — \d+ мин/);
+  await expect(card).toContainText(/Если ждать там, ближайшая свободная машина будет у заказа в среднем на \d+ (с|мин) быстрее/);
+  await expect(card).toContainText("Это подсказка, не заказ");
+  await card.getByTestId("hint-route").click();
+  await expect(card.getByTestId("trip-map")).not.toHaveAttribute("data-route-points", "0", { timeout: 15_000 });
+  await card.scrollIntoViewIfNeeded();
+  await bothLanguages(app, "hint");
+  await card.getByTestId("hint-dismiss").click();
+  await expect(card).toHaveCount(0);
+  await driverApi(key, "POST", "shift/end");
   await phone.close();
 });

@@ -48,7 +48,9 @@ async function takePhoneOrder(page: Page, phone: string, street: string, house: 
   await page.keyboard.type(house);
   if (atTime) await atTime(page);
   await page.keyboard.press("Enter");
-  await expect(page.getByRole("status").filter({ hasText: /создан|created/ })).toBeVisible();
+  // The form empties only once this order is created (an earlier order's "created" toast may still be on screen).
+  await expect(page.locator('input[name="phone"]')).toHaveValue("");
+  await expect(page.getByRole("status").filter({ hasText: /создан|created/ }).last()).toBeVisible();
 }
 
 async function orderIdOf(session: Session, phone: string): Promise<number> {

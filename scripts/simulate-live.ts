@@ -13,9 +13,9 @@ import { startServer, type StartedServer, type TestDb } from "../tests/support/s
 import { signIn, trpcMutation, trpcQuery, type TrpcReply } from "../tests/reliability/support/console";
 import { superjson } from "../shared/board-wire";
 import { provisioningKeyFor } from "../server/driver-app/keys";
-import { demoCityRoads } from "../server/simulator/compare/roads";
+import { demoCityRoads, type CityRoads } from "../server/simulator/compare/roads";
 import { planDay } from "../server/simulator/compare/city";
-import { CITY, defaultPolicy, LOADS } from "../server/simulator/compare/run";
+import { CITY, dispatchOnlyPolicy, LOADS } from "../server/simulator/compare/run";
 import { playDay, WORLD_DEFAULTS, type DayPlan, type WorldSettings } from "../server/simulator/compare/world";
 import { estimate, type Estimate } from "../server/simulator/compare/metrics";
 import { DriverPhone, PassengerApi } from "../server/simulator/live/clients";
@@ -140,6 +140,46 @@ export function modelSettings(o: Pick<LiveArmOptions, "speedUp" | "lookSeconds">
   return { ...WORLD_DEFAULTS, acceptSeconds: scaled.acceptSimSeconds, batchSeconds: scaled.rule.batchSeconds * o.speedUp, lookSeconds: o.lookSeconds };
 }
 
+/** The live arm's city: the comparison's square of the demo city at noon. */
+function liveCityRoads(): CityRoads {
+  return demoCityRoads({ sideMetres: CITY.sideMetres, placeCount: 500, hour: 12 });
+}
+
+/**
+ * The in-process model's figures of one seeded day under the production default's dispatch, on the live arm's
+ * settings: without hints, as the live arm's phones do not ask for them.
+ */
+function modelFigures(plan: DayPlan, roads: CityRoads, seed: number, settings: WorldSettings): ArmFigures {
+  const day = playDay(plan, roads, dispatchOnlyPolicy(), seed, settings);
+  return {
+    orders: day.orders,
+    meanWaitAll: mean(day.waitsAll),
+    meanWaitServed: mean(day.waitsServed),
+    lostShare: day.lost / Math.max(1, day.orders),
+    cancelledShare: day.cancelled / Math.max(1, day.orders),
+    offersPerOrder: day.offers / Math.max(1, day.orders),
+    timeoutShare: day.timeouts / Math.max(1, day.offers),
+  };
+}
+
+/**
+ * The model side of kept live runs computed again with today's model, the
+ * live side as it was run: a run's report holds everything the model's day
+ * needs (the seed, the scaled load, the model's settings), so a change of
+ * the model does not need the 27 real minutes a seed's live day takes.
+ */
+export function remodelLiveReports(f: LiveReports): LiveReports {
+  const roads = liveCityRoads();
+  const loads = f.loads.map((r) => {
+    const perSeed = r.perSeed.map((s) => {
+      const plan = planDay(s.seed, roads, CITY, { drivers: r.load.drivers, perMinute: r.load.perMinute, minutes: r.load.minutes });
+      return { ...s, model: modelFigures(plan, roads, s.seed, r.model) };
+    });
+    return summarise(perSeed, { load: r.load, speedUp: r.speedUp, lookSeconds: r.lookSeconds, db: r.db, parallel: r.parallel, server: r.server, model: r.model });
+  });
+  return { ...f, loads };
+}
+
 /** One seed of the live arm (exported for its integration test, which gives its own small day and puts the silent drivers at the pickups). */
 export async function oneSeed(
   seed: number,
@@ -148,21 +188,11 @@ export async function oneSeed(
   // `playedOnly`: only the drivers the day plays are taken off shift first; the demo's other drivers stay on shift with no app (silent too).
   custom: { plan?: DayPlan; silentPlaces?: number[]; playedOnly?: boolean; database?: { env: Record<string, string>; seeded: { apiKey: string; adminEmail: string; adminPassword: string } } } = {},
 ): Promise<LiveSeed> {
-  const roads = demoCityRoads({ sideMetres: CITY.sideMetres, placeCount: 500, hour: 12 });
+  const roads = liveCityRoads();
   const plan = custom.plan ?? planDay(seed, roads, CITY, { drivers: o.drivers, perMinute: o.perMinute, minutes: o.minutes });
   const scaled = scaledSettings(o.speedUp);
   // The model on exactly the live arm's settings: its deadline and batch period as the server has them (whole real seconds), its radio look.
-  const day = playDay(plan, roads, defaultPolicy(), seed, modelSettings(o));
-  const waitsServed = day.waitsServed;
-  const model: ArmFigures = {
-    orders: day.orders,
-    meanWaitAll: mean(day.waitsAll),
-    meanWaitServed: mean(waitsServed),
-    lostShare: day.lost / Math.max(1, day.orders),
-    cancelledShare: day.cancelled / Math.max(1, day.orders),
-    offersPerOrder: day.offers / Math.max(1, day.orders),
-    timeoutShare: day.timeouts / Math.max(1, day.offers),
-  };
+  const model = modelFigures(plan, roads, seed, modelSettings(o));
   const log = (line: string) => o.log(`${o.load} seed ${seed}: ${line}`);
   log(`starting a server (${o.db}) with the demo city`);
   const server: StartedServer = await startServer({
@@ -490,25 +520,32 @@ export function mergeLiveReport(r: LiveReport, previous: LiveReports | null): Li
   return { generatedBy: "npm run simulate -- --compare --live", validity: VALIDITY, loads: [...kept, joined].sort((a, b) => order(a.load.name) - order(b.load.name)) };
 }
 
-export function writeLiveReport(r: LiveReport, out?: string): LiveReports {
+/** The report's files and the doc's table, from the whole file. */
+export function writeLiveReports(f: LiveReports, out?: string): void {
   const dir = path.resolve(out ?? "docs/dispatch");
   mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, "dispatch-live.json");
-  let previous: LiveReports | null = null;
-  try {
-    const read = JSON.parse(readFileSync(file, "utf8")) as Partial<LiveReports>;
-    if (Array.isArray(read.loads)) previous = read as LiveReports;
-  } catch {
-    previous = null;
-  }
-  const f = mergeLiveReport(r, previous);
-  writeFileSync(file, JSON.stringify(f, null, 2) + "\n");
+  writeFileSync(path.join(dir, "dispatch-live.json"), JSON.stringify(f, null, 2) + "\n");
   writeFileSync(path.join(dir, "dispatch-live.md"), liveMarkdown(f));
-  if (out !== undefined) return f;
+  if (out !== undefined) return;
   const doc = readFileSync(DOC, "utf8");
   const a = doc.indexOf(BEGIN);
   const b = doc.indexOf(END);
   if (a < 0 || b < a) throw new Error(`${DOC}: the markers of the live arm's table are missing`);
   writeFileSync(DOC, doc.slice(0, a + BEGIN.length) + "\n\n" + liveTable(f) + "\n\n" + doc.slice(b));
+}
+
+/** The kept report of the live arm (DIR/dispatch-live.json), or null. */
+export function readLiveReports(out?: string): LiveReports | null {
+  try {
+    const read = JSON.parse(readFileSync(path.join(path.resolve(out ?? "docs/dispatch"), "dispatch-live.json"), "utf8")) as Partial<LiveReports>;
+    return Array.isArray(read.loads) ? (read as LiveReports) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function writeLiveReport(r: LiveReport, out?: string): LiveReports {
+  const f = mergeLiveReport(r, readLiveReports(out));
+  writeLiveReports(f, out);
   return f;
 }

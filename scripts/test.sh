@@ -2,12 +2,16 @@
 # The whole suite (`npm test`), in two rounds of parallel lanes:
 #   1. beside the production build (Next's, and the custom server's
 #      build/server/main.mjs, which every suite's servers run): the type
-#      check and lint, and the fast tier (every console procedure through
-#      createCaller; no build needed);
+#      check and lint, the fast tier (every console procedure through
+#      createCaller; no build needed), and the seeded template databases
+#      every lane copies (tests/support/run-templates.ts);
 #   2. on the build: the integration, reliability and security tests on the
 #      embedded PGlite and on the PostgreSQL at 127.0.0.1:5432 (each lane with
 #      its own servers on free ports and its own databases), and the
 #      Playwright suite in Debian's Chromium followed by the unit tests.
+#      (Seven lanes — each database's two projects apart, the browser in two
+#      shards — were tried: under load they made timing-bound tests fail;
+#      docs/testing.md.)
 # What it needs is set up first: PostgreSQL started (or installed) and
 # Chromium installed when missing. Each lane's log is printed when it ends,
 # with its time and, for the vitest runs, each test file's time (slowest
@@ -16,6 +20,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 node scripts/check-node.mjs "npm test"
 export NEXT_TELEMETRY_DISABLED=1
+# Every Node process of the run (the lanes start some hundred servers) reuses V8's compiled code of
+# the server and its packages instead of compiling it at each start (as npm start does: scripts/start.mjs).
+export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$PWD/node_modules/.cache/node-compile-cache}"
 started=$(date +%s)
 logs="$(mktemp -d)"
 
@@ -27,7 +34,8 @@ parallel() {
   local pids=() names=() failed=0
   for job in "$@"; do
     local name="${job%%:*}" command="${job#*:}"
-    bash -c "$command; status=\$?; echo \"[lane $name ended at \$((\$(date +%s) - $started))s]\"; exit \$status" >"$logs/$name.log" 2>&1 &
+    # The lane's CPU (its processes and everything they started and waited for: bash's `times`, the second line).
+    bash -c "$command; status=\$?; times >'$logs/$name.times'; cpu=\$(tail -1 '$logs/$name.times'); echo \"[lane $name ended at \$((\$(date +%s) - $started))s; CPU of its processes: \$cpu (user, system)]\"; exit \$status" >"$logs/$name.log" 2>&1 &
     pids+=("$!")
     names+=("$name")
   done
@@ -39,6 +47,22 @@ parallel() {
   return "$failed"
 }
 
+step "setting up: PostgreSQL, Chromium"
+bash scripts/ensure-postgres.sh
+if ls e2e/*.spec.ts >/dev/null 2>&1; then bash scripts/ensure-chromium.sh; fi
+npx prisma generate >/dev/null
+
+# The templates every lane copies; dropped however the run ends.
+export TEST_TEMPLATES="$logs/templates.json"
+trap 'npx tsx tests/support/run-templates.ts drop "$TEST_TEMPLATES" >/dev/null 2>&1 || true' EXIT
+
+step "the fast tier, the type check and lint, the templates, beside the build"
+parallel \
+  "fast:npx vitest run --project fast" \
+  "checks:npx tsc --noEmit && npx eslint ." \
+  "templates:npx tsx tests/support/run-templates.ts create $TEST_TEMPLATES" \
+  "build:npx next build && node scripts/build-server.mjs"
+
 # The browser tests, then the unit tests, in one lane: both a few minutes, beside the two database lanes.
 browser_then_unit() {
   local status=0
@@ -47,17 +71,6 @@ browser_then_unit() {
   return "$status"
 }
 export -f browser_then_unit
-
-step "setting up: PostgreSQL, Chromium"
-bash scripts/ensure-postgres.sh
-if ls e2e/*.spec.ts >/dev/null 2>&1; then bash scripts/ensure-chromium.sh; fi
-npx prisma generate >/dev/null
-
-step "the fast tier, the type check and lint, beside the build"
-parallel \
-  "fast:npx vitest run --project fast" \
-  "checks:npx tsc --noEmit && npx eslint ." \
-  "build:npx next build && node scripts/build-server.mjs"
 
 step "on the build: PGlite, PostgreSQL, and the browser then the unit tests, at once"
 parallel \

@@ -4,6 +4,7 @@ import ipaddr from "ipaddr.js";
 import { z } from "zod";
 import { isSupportedCountry } from "libphonenumber-js/min";
 import { smsSettings } from "./sms/settings";
+import { PRODUCTION_DEFAULT } from "./dispatch/core/defaults";
 
 const yesNo = z
   .enum(["1", "0", "true", "false", "yes", "no", "on", "off"])
@@ -110,8 +111,16 @@ export const configSchema = z.object({
   DISPATCH_APP_SILENT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(90),
   /** After this many offers in a row let time out the driver is set away until acting again (0: never). */
   DISPATCH_AWAY_AFTER_TIMEOUTS: z.coerce.number().int().min(0).max(100).default(3),
+  /** A free driver idle less than this gets no region hint (server/dispatch/hint-service.ts; the comparison's 3 minutes). */
+  DISPATCH_HINT_MIN_IDLE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(180),
+  /** A city's region hints are computed at most this often (server/dispatch/hint-service.ts; 0: on every call, for tests). */
+  DISPATCH_HINT_REFRESH_SECONDS: z.coerce.number().int().min(0).max(3_600).default(30),
+  /** No region hints while an order of the city has waited this long without a car (the coverage rule's guard, COVERAGE_RULE.backlogSeconds; 0: no guard). */
+  DISPATCH_HINT_BACKLOG_SECONDS: z.coerce.number().int().min(0).max(3_600).default(20),
   /** Under scarcity (more free orders than free cars in a round) the radius is capped at this many km and chains are off (0: never); server/dispatch/core/scarcity.ts. */
-  DISPATCH_SCARCE_RADIUS_KM: z.coerce.number().min(0).max(100).default(3),
+  DISPATCH_SCARCE_RADIUS_KM: z.coerce.number().min(0).max(100).default(PRODUCTION_DEFAULT.scarceRadiusKm),
+  /** Under deep scarcity (free orders at least four times the free cars) the cap is this instead (0: no deeper cap). */
+  DISPATCH_DEEP_SCARCE_RADIUS_KM: z.coerce.number().min(0).max(100).default(PRODUCTION_DEFAULT.deepScarceRadiusKm),
   /** Our drivers executing exchange orders are reported (POST /driver/update) at most this often each. */
   EXCHANGE_DRIVER_REPORT_SECONDS: z.coerce.number().int().min(1).max(3_600).default(10),
   /** The exchange checks participants' servers (GET /, /services, POST /drivers) this often (0: never). */
@@ -193,6 +202,8 @@ export const configSchema = z.object({
   SIMULATE_SPEEDUP: z.coerce.number().min(0.1).max(1_000).default(1),
   /** The same seed plays the same day. */
   SIMULATE_SEED: z.coerce.number().int().min(0).max(4_294_967_295).default(1),
+  /** The share of region hints (GET /driver-app/v1/hint) a simulated driver follows, driving toward the target while free (0: none). */
+  SIMULATE_HINT_FOLLOW: z.coerce.number().min(0).max(1).default(0.6),
   /** Radius in km around the city's centre where simulated drivers and passengers live. */
   SIMULATE_CITY_KM: z.coerce.number().min(0.5).max(200).default(8),
   /** Orders the simulated second exchange participant sells per simulated minute (0: no such participant); it plays only on this server's own exchange (the demo exchange). */

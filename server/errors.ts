@@ -105,7 +105,7 @@ const NOT_APPLIED_MESSAGE = /timeout exceeded when trying to connect|not current
  */
 export function isNotApplied(error: unknown, depth = 0): boolean {
   if (typeof error !== "object" || error === null || depth > 5) return false;
-  const e = error as { code?: unknown; originalCode?: unknown; message?: unknown; cause?: unknown; meta?: unknown; kind?: unknown };
+  const e = error as { code?: unknown; originalCode?: unknown; message?: unknown; cause?: unknown; meta?: unknown; kind?: unknown; driverAdapterError?: unknown };
   for (const code of [e.code, e.originalCode]) {
     if (typeof code !== "string") continue;
     if (NOT_APPLIED_SQLSTATE.test(code) || NOT_CONNECTED.has(code) || NOT_APPLIED_PRISMA.has(code)) return true;
@@ -113,6 +113,8 @@ export function isNotApplied(error: unknown, depth = 0): boolean {
   if (typeof e.kind === "string" && NOT_APPLIED_ADAPTER_KINDS.has(e.kind)) return true;
   if (typeof e.message === "string" && NOT_APPLIED_MESSAGE.test(e.message)) return true;
   if (e.meta && typeof e.meta === "object" && isNotApplied(e.meta, depth + 1)) return true;
+  // A raw statement's failure through a driver adapter: Prisma's meta holds the adapter's error, whose cause has the SQLSTATE.
+  if (e.driverAdapterError && typeof e.driverAdapterError === "object" && isNotApplied(e.driverAdapterError, depth + 1)) return true;
   return e.cause !== undefined && e.cause !== error && isNotApplied(e.cause, depth + 1);
 }
 

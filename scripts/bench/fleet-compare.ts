@@ -3,12 +3,14 @@
 // prints one Markdown table, a column per run, from the reports fleet.ts
 // wrote, so the figures in the docs are the tools' own.
 import { readFileSync } from "node:fs";
-import type { FleetResult } from "./fleet";
+import type { FleetResult, PhaseCpu } from "./fleet";
 import type { PacedResult } from "./fleet-stats";
 
 type Run = Partial<FleetResult> & Pick<FleetResult, "at" | "drivers" | "positions" | "offers" | "rounds" | "streams" | "memory" | "loadAverage">;
 
-const runs = process.argv.slice(2).map((arg) => {
+/** --groups: also a table of each group's mean and 95% confidence interval (the runs whose labels agree before " (", e.g. "short, one (2)"). */
+const groups = process.argv.includes("--groups");
+const runs = process.argv.slice(2).filter((a) => a !== "--groups").map((arg) => {
   const eq = arg.indexOf("=");
   const label = eq > 0 ? arg.slice(0, eq) : arg;
   const file = eq > 0 ? arg.slice(eq + 1) : arg;
@@ -21,23 +23,99 @@ const sat = (r: Run) => {
   const s = r.positions.saturation as { app: { rps: number }; limit: { rps: number } };
   return `${s.app.rps} / ${s.limit.rps}/s = ${Math.round((100 * s.app.rps) / s.limit.rps)}%`;
 };
+const perInstance = (p: PacedResult | undefined) =>
+  p?.perInstance ? p.perInstance.map((x, k) => `${k + 1}: ${x.rps}/s, p50 ${x.latency.p50}, p99 ${x.latency.p99} ms`).join("; ") : "—";
+/**
+ * CPU seconds over a phase, each instance's and PostgreSQL's, and the
+ * machine's busy cores (the CPU seconds of all its cores a wall second), of
+ * which "others" is what none of the named processes used: other sessions'
+ * work on the shared machine.
+ */
+const cpu = (c: PhaseCpu | undefined) => {
+  if (!c) return "—";
+  const others = c.machineBusy - c.instances.reduce((a, b) => a + b, 0) - c.generator - c.postgres;
+  return `${c.instances.join(" + ")} s; PostgreSQL ${c.postgres} s; generator ${c.generator} s; machine ${(c.machineBusy / c.wallSeconds).toFixed(2)} of ${c.cores} cores busy, others ${(Math.max(0, others) / c.wallSeconds).toFixed(2)} (${c.wallSeconds} s)`;
+};
 const rows: Array<[string, (r: Run) => string]> = [
   ["report", (r) => `fleet-${r.at.replace(/[:.]/g, "-")}`],
-  ["dispatch's rounds", (r) => (r.splitRounds ? "in a second instance" : "in the phones' instance")],
+  ["instances taking the phones", (r) => (r.twoInstances ? "two, half the fleet each" : "one")],
+  ["dispatch's rounds", (r) => (r.splitRounds ? "in a second instance" : r.twoInstances ? "in the first instance" : "in the phones' instance")],
   ["load average before → after (1 min)", (r) => `${r.loadAverage.before[0]} → ${r.loadAverage.after[0]}`],
   [`positions at the fleet's rate`, (r) => paced(r.positions.app)],
+  ["  by instance (--two-instances)", (r) => perInstance(r.positions.app)],
   ["the same, 20 consoles watching the live map", (r) => paced(r.consoles?.positions)],
   ["the limit (node:http + pg, one UPDATE), same rate", (r) => paced(r.positions.limit)],
   ["saturation, 64 concurrent: ours / the limit", sat],
   ["server CPU a report served (streams; rounds and offers when in the same instance)", (r) => (r.serverCpu ? `${r.serverCpu.app.msPerReport} ms` : "—")],
   ["the rounds' instance's CPU over the positions", (r) => (r.serverCpu && r.splitRounds ? `${r.serverCpu.rounds} s in ${r.positions.app.seconds} s` : "—")],
   ["the same with the consoles", (r) => (r.serverCpu ? `${r.serverCpu.consoles.msPerReport} ms` : "—")],
+  ["the application's CPU a report served, all its instances (rounds and offers included)", (r) =>
+    r.cpu ? `${Math.round((r.cpu.positions.instances.reduce((a, b) => a + b, 0) * 100_000) / Math.max(1, r.positions.app.ok)) / 100} ms` : "—"],
+  ["CPU over the positions: instance(s); PostgreSQL; generator; machine", (r) => cpu(r.cpu?.positions)],
+  ["CPU over the positions with the consoles", (r) => cpu(r.cpu?.consoles)],
+  ["CPU over the application's saturation (64 concurrent)", (r) => cpu(r.cpu?.saturation)],
   ["a console's live map", (r) => (r.consoles ? `${r.consoles.watch.messagesPerSecond} messages/s, ${r.consoles.watch.carsPerMessage} cars each, ${r.consoles.watch.kbPerSecond} KB/s` : "—")],
   ["offer: creation → the phone", (r) => `${r.offers.n} offers, p50 ${r.offers.latency.p50}, p99 ${r.offers.latency.p99} ms`],
+  ["  offers seen of those made, by the instance of the phone's stream (2: through the relay)", (r) =>
+    r.offers.delivery
+      ? r.offers.delivery
+          .map((d, k) => {
+            const unseen = d.unseen && d.seen < d.made ? ` (unseen now ${Object.entries(d.unseen.states).map(([state, n]) => `${state} ${n}`).join(", ")}; made p50 ${d.unseen.madeSecondsBeforeClose.p50} s before the close)` : "";
+            return `${k + 1}: ${d.seen} of ${d.made}${unseen}, p50 ${d.latency.p50}, p99 ${d.latency.p99} ms`;
+          })
+          .join("; ")
+      : "—"],
   ["dispatch rounds: whole round p50 / max; plan p50", (r) => `${r.rounds.seconds.p50} / ${r.rounds.seconds.max} ms; ${r.rounds.planSeconds.p50} ms (${r.rounds.n} rounds, last ${r.rounds.offers} offers)`],
-  ["server memory per open stream; peak RSS", (r) => `${r.streams.kbPerStream} KB; ${r.memory.peakMb} MB`],
+  ["the rounds' phases p50 (ms): read / pool / arrival / assign / offers", (r) => {
+    const p = r.rounds.phasesP50Ms;
+    return p && Number.isFinite(p.offers) ? ["read", "pool", "arrival", "assign", "offers"].map((k) => p[k]).join(" / ") : "—";
+  }],
+  ["server memory per open stream; peak RSS", (r) => `${r.streams.kbPerStream} KB; ${r.memory.peakMb} MB${r.second ? ` (the second instance: ${r.second.streams.kbPerStream} KB; ${r.second.peakMb} MB)` : ""}`],
 ];
 const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
 console.log(line(["", ...runs.map((x) => x.label)]));
 console.log(line(["---", ...runs.map(() => "---")]));
 for (const [name, f] of rows) console.log(line([name, ...runs.map((x) => f(x.r))]));
+
+if (groups) {
+  // Student's t, two-sided 95%, by degrees of freedom (1–10; beyond, 2.2 is near enough for these few runs).
+  const T95 = [NaN, 12.71, 4.3, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23];
+  const meanCi = (xs: number[]) => {
+    const v = xs.filter(Number.isFinite);
+    if (v.length === 0) return "—";
+    const mean = v.reduce((a, b) => a + b, 0) / v.length;
+    const digits = Math.abs(mean) < 10 ? 2 : 1;
+    if (v.length < 2) return `${mean.toFixed(digits)} (n = 1)`;
+    const sd = Math.sqrt(v.reduce((a, b) => a + (b - mean) ** 2, 0) / (v.length - 1));
+    const half = (T95[v.length - 1] ?? 2.2) * (sd / Math.sqrt(v.length));
+    return `${mean.toFixed(digits)} ± ${half.toFixed(digits)} (n = ${v.length})`;
+  };
+  const byGroup = new Map<string, Run[]>();
+  for (const x of runs) {
+    const g = x.label.replace(/\s*\(.*\)\s*$/, "");
+    byGroup.set(g, [...(byGroup.get(g) ?? []), x.r]);
+  }
+  const figures: Array<[string, (r: Run) => number]> = [
+    ["positions at the fleet's rate: served a second", (r) => r.positions.app.rps],
+    ["  their p50 (ms)", (r) => r.positions.app.latency.p50],
+    ["  their p99 (ms)", (r) => r.positions.app.latency.p99],
+    ["saturation: ours / the limit (%)", (r) => {
+      const s = r.positions.saturation as { app: { rps: number }; limit: { rps: number } };
+      return (100 * s.app.rps) / s.limit.rps;
+    }],
+    ["saturation: ours (reports a second)", (r) => (r.positions.saturation as { app: { rps: number } }).app.rps],
+    ["the application's CPU a report served, all its instances (ms)", (r) => (r.cpu ? (r.cpu.positions.instances.reduce((a, b) => a + b, 0) * 1000) / Math.max(1, r.positions.app.ok) : NaN)],
+    ["PostgreSQL over the positions (cores)", (r) => (r.cpu ? r.cpu.positions.postgres / r.cpu.positions.wallSeconds : NaN)],
+    ["the machine busy over the positions (cores)", (r) => (r.cpu ? r.cpu.positions.machineBusy / r.cpu.positions.wallSeconds : NaN)],
+    ["the machine busy over the saturation (cores)", (r) => (r.cpu?.saturation ? r.cpu.saturation.machineBusy / r.cpu.saturation.wallSeconds : NaN)],
+    ["offer → phone p50 (ms), the first instance's streams", (r) => r.offers.delivery?.[0]?.latency.p50 ?? r.offers.latency.p50],
+    ["offer → phone p50 (ms), the second's (through the relay)", (r) => r.offers.delivery?.[1]?.latency.p50 ?? NaN],
+    ["  the relay's part: the second's p50 − the first's, in the same run (ms)", (r) => (r.offers.delivery?.[1] ? r.offers.delivery[1].latency.p50 - r.offers.delivery[0]!.latency.p50 : NaN)],
+    ["offers seen of those made (%)", (r) => (r.offers.delivery ? (100 * r.offers.delivery.reduce((a, d) => a + d.seen, 0)) / Math.max(1, r.offers.delivery.reduce((a, d) => a + d.made, 0)) : NaN)],
+  ];
+  const names = [...byGroup.keys()];
+  console.log("");
+  console.log(line(["mean ± 95% CI", ...names]));
+  console.log(line(["---", ...names.map(() => "---")]));
+  for (const [name, f] of figures) console.log(line([name, ...names.map((g) => meanCi(byGroup.get(g)!.map(f)))]));
+}

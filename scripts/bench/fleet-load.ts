@@ -14,6 +14,10 @@
 //   {"cmd":"paced","url":...,"kind":"app"|"limit","seconds":S,"periodMs":P}
 //   {"cmd":"saturate","url":...,"kind":...,"seconds":S,"concurrency":C}
 //   {"cmd":"close"}                              close the streams; the offers seen
+// With "urls":[a, b] in place of "url" (--two-instances), driver i's phone
+// talks to urls[i % 2] only, its stream and its positions alike: the fleet
+// split between two instances, half each; the figures are also given per
+// instance ("via" is that index).
 import http from "node:http";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
@@ -73,8 +77,11 @@ function sendPosition(url: URL, kind: "app" | "limit", i: number): Promise<{ sta
 
 const okReply = (r: { status: number; text: string }) => r.status === 200 && r.text.includes('"state"');
 
+/** The instance driver i's phone talks to. */
+const via = (targets: readonly URL[], i: number) => i % targets.length;
+
 /** Each driver every periodMs, at its own offset; latency from each report's due moment. */
-async function paced(url: URL, kind: "app" | "limit", seconds: number, periodMs: number): Promise<PacedResult> {
+async function paced(targets: readonly URL[], kind: "app" | "limit", seconds: number, periodMs: number): Promise<PacedResult> {
   const n = drivers.length;
   const offsets = drivers.map(() => Math.random() * periodMs);
   // All reports of the phase in due order: (offset + k * period).
@@ -84,6 +91,8 @@ async function paced(url: URL, kind: "app" | "limit", seconds: number, periodMs:
   const lat: number[] = [];
   const lag: number[] = [];
   const result = { ok: 0, bad: 0, errors: 0, firstBad: undefined as string | undefined };
+  // Per instance when the fleet is split (the answered reports and their latencies).
+  const each = targets.map(() => ({ ok: 0, failed: 0, lat: [] as number[] }));
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
   const start = performance.now() + 50;
@@ -104,6 +113,7 @@ async function paced(url: URL, kind: "app" | "limit", seconds: number, periodMs:
         latency: latencies(lat),
         sendLag: latencies(lag),
         loopDelay: { p50: round1(loop.percentile(50) / 1e6), p99: round1(loop.percentile(99) / 1e6), max: round1(loop.max / 1e6) },
+        ...(targets.length > 1 ? { perInstance: each.map((e) => ({ rps: Math.round(e.ok / secondsRun), failed: e.failed, latency: latencies(e.lat) })) } : {}),
       });
     };
     // A report still unanswered 10 s after the phase's last due moment is
@@ -131,17 +141,22 @@ async function paced(url: URL, kind: "app" | "limit", seconds: number, periodMs:
         if (due > now) break;
         issued++;
         lag.push(performance.now() - due);
-        sendPosition(url, kind, slot.i)
+        const mine = each[via(targets, slot.i)]!;
+        sendPosition(targets[via(targets, slot.i)]!, kind, slot.i)
           .then((reply) => {
             if (finished >= total) return;
-            if (okReply(reply)) result.ok++;
-            else {
+            if (okReply(reply)) {
+              result.ok++;
+              mine.ok++;
+            } else {
+              mine.failed++;
               result.bad++;
               result.firstBad ??= `${reply.status} ${reply.text.slice(0, 200)}`;
             }
           })
           .catch((error: unknown) => {
             if (finished >= total) return;
+            mine.failed++;
             result.errors++;
             result.firstBad ??= error instanceof Error ? error.message : String(error);
           })
@@ -149,6 +164,7 @@ async function paced(url: URL, kind: "app" | "limit", seconds: number, periodMs:
             if (finished >= total) return;
             const end = performance.now();
             lat.push(end - due);
+            mine.lat.push(end - due);
             lastEnd = Math.max(lastEnd, end);
             if (++finished === total) {
               clearTimeout(cutoff);
@@ -167,7 +183,7 @@ async function paced(url: URL, kind: "app" | "limit", seconds: number, periodMs:
 }
 
 /** As fast as the server answers: `concurrency` loops, each sending the next driver's position when its last reply came. */
-async function saturate(url: URL, kind: "app" | "limit", seconds: number, concurrency: number) {
+async function saturate(targets: readonly URL[], kind: "app" | "limit", seconds: number, concurrency: number) {
   const until = performance.now() + seconds * 1000;
   let next = 0;
   let ok = 0;
@@ -180,7 +196,7 @@ async function saturate(url: URL, kind: "app" | "limit", seconds: number, concur
         const i = next++ % drivers.length;
         const s = performance.now();
         try {
-          if (okReply(await sendPosition(url, kind, i))) ok++;
+          if (okReply(await sendPosition(targets[via(targets, i)]!, kind, i))) ok++;
           else bad++;
         } catch {
           bad++;
@@ -200,15 +216,16 @@ interface Stream {
   open: boolean;
 }
 const streams: Stream[] = [];
-const offers: Array<{ offerId: number; driverId: number; at: number }> = [];
+/** via: the instance whose stream carried it (the index in "urls"; 0 with one instance). */
+const offers: Array<{ offerId: number; driverId: number; at: number; via: number }> = [];
 let streamErrors = 0;
 let firstStreamError: string | undefined;
 let refusals = 0;
 
 /** Opens the driver's stream; a refusal (429, the server shedding load) is tried again after its Retry-After, as EventSource does. */
-async function openStream(url: URL, i: number): Promise<boolean> {
+async function openStream(targets: readonly URL[], i: number): Promise<boolean> {
   for (let attempt = 0; attempt < 30; attempt++) {
-    const outcome = await openStreamOnce(url, i);
+    const outcome = await openStreamOnce(targets, i);
     if (outcome !== "retry") return outcome;
     streamRetries++;
     await new Promise((r) => setTimeout(r, 1_000 + Math.random() * 1_000));
@@ -220,8 +237,9 @@ let streamRetries = 0;
 /** Streams the server closed after their time and the phone opened again. */
 let streamReconnects = 0;
 
-function openStreamOnce(url: URL, i: number): Promise<boolean | "retry"> {
+function openStreamOnce(targets: readonly URL[], i: number): Promise<boolean | "retry"> {
   const d = drivers[i]!;
+  const url = targets[via(targets, i)]!;
   return new Promise((resolve) => {
     // A socket of its own, as each phone has.
     const req = http.request({ agent: false, host: url.hostname, port: url.port, method: "GET", path: "/driver-app/v1/offer/stream", headers: { authorization: `Bearer ${d.key}`, accept: "text/event-stream" } });
@@ -265,7 +283,7 @@ function openStreamOnce(url: URL, i: number): Promise<boolean | "retry"> {
             const at = Date.now();
             const data = JSON.parse(line.slice(6)) as { offer: { offer_id: number; order: { uuid: string } } | null };
             if (data.offer) {
-              offers.push({ offerId: data.offer.offer_id, driverId: d.id, at });
+              offers.push({ offerId: data.offer.offer_id, driverId: d.id, at, via: via(targets, i) });
               // The driver reads it and refuses after 2–6 s, so the order stays free for a later round (the city keeps its 300 free orders).
               const uuid = data.offer.order.uuid;
               setTimeout(() => {
@@ -284,7 +302,7 @@ function openStreamOnce(url: URL, i: number): Promise<boolean | "retry"> {
         // The server closes a stream after STREAM_SECONDS by design: the phone opens it again, as EventSource does (3 s).
         if (wasOpen) {
           streamReconnects++;
-          setTimeout(() => void openStream(url, i), 1_000 + Math.random() * 2_000);
+          setTimeout(() => void openStream(targets, i), 1_000 + Math.random() * 2_000);
           return;
         }
         settle(false, "stream ended");
@@ -296,16 +314,18 @@ function openStreamOnce(url: URL, i: number): Promise<boolean | "retry"> {
 
 let closing = false;
 
-async function openStreams(url: URL) {
+async function openStreams(targets: readonly URL[]) {
   const t0 = performance.now();
   let opened = 0;
+  const openedVia = targets.map(() => 0);
   // A few hundred at a time: phones come on shift over minutes, not in one instant.
   const BATCH = 100;
   for (let from = 0; from < drivers.length; from += BATCH) {
-    const got = await Promise.all(Array.from({ length: Math.min(BATCH, drivers.length - from) }, (_, k) => openStream(url, from + k)));
+    const got = await Promise.all(Array.from({ length: Math.min(BATCH, drivers.length - from) }, (_, k) => openStream(targets, from + k)));
     opened += got.filter(Boolean).length;
+    got.forEach((ok, k) => ok && openedVia[via(targets, from + k)]!++);
   }
-  return { opened, failed: drivers.length - opened, retries: streamRetries, seconds: round1((performance.now() - t0) / 1000), firstError: firstStreamError };
+  return { opened, openedVia, failed: drivers.length - opened, retries: streamRetries, seconds: round1((performance.now() - t0) / 1000), firstError: firstStreamError };
 }
 
 function reply(value: unknown): void {
@@ -316,11 +336,11 @@ const lines = createInterface({ input: process.stdin });
 let queue = Promise.resolve();
 lines.on("line", (line) => {
   queue = queue.then(async () => {
-    const c = JSON.parse(line) as { cmd: string; url?: string; kind?: "app" | "limit"; seconds?: number; periodMs?: number; concurrency?: number };
-    const url = new URL(c.url ?? "http://127.0.0.1");
-    if (c.cmd === "streams") reply(await openStreams(url));
-    else if (c.cmd === "paced") reply(await paced(url, c.kind!, c.seconds!, c.periodMs!));
-    else if (c.cmd === "saturate") reply(await saturate(url, c.kind!, c.seconds!, c.concurrency!));
+    const c = JSON.parse(line) as { cmd: string; url?: string; urls?: string[]; kind?: "app" | "limit"; seconds?: number; periodMs?: number; concurrency?: number };
+    const targets = (c.urls ?? [c.url ?? "http://127.0.0.1"]).map((u) => new URL(u));
+    if (c.cmd === "streams") reply(await openStreams(targets));
+    else if (c.cmd === "paced") reply(await paced(targets, c.kind!, c.seconds!, c.periodMs!));
+    else if (c.cmd === "saturate") reply(await saturate(targets, c.kind!, c.seconds!, c.concurrency!));
     else if (c.cmd === "status") reply({ open: streams.filter((s) => s.open).length, offers: offers.length, streamErrors, refusals, reconnects: streamReconnects });
     else if (c.cmd === "close") {
       closing = true;

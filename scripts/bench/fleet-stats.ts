@@ -23,6 +23,8 @@ export interface PacedResult {
   sendLag: Latencies;
   /** The generator's event loop delay (ms) during the phase. */
   loopDelay: { p50: number; p99: number; max: number };
+  /** With the fleet split between instances (--two-instances): each instance's own share, in the order of its URL. */
+  perInstance?: Array<{ rps: number; failed: number; latency: Latencies }>;
 }
 
 export const round1 = (x: number) => Math.round(x * 10) / 10;

@@ -13,17 +13,22 @@
 // generator's own lag; and the same position write against the limit
 // (limit-server.ts, POST /position: one UPDATE on node:http + pg) in the same
 // run, at the same rate and at saturation.
+//
+// --two-instances: a second instance on the same database takes half the
+// phones (driver i's stream and positions go to instance i % 2); the rounds,
+// the orders and the consoles stay on the first, so an offer to a phone of
+// the second reaches it through the event relay (server/events/pg-relay.ts).
+// Both instances' CPU, PostgreSQL's and the machine's are read from /proc.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline";
-import { seedDemoCity } from "../../server/seed/demo";
 import { prepareDatabase } from "../../tests/support/exchange/db";
 import { scrapeMetrics, startBenchServer } from "./server";
-import type { FleetDriver } from "./fleet-load";
+import { provisionFleet } from "./fleet-provision";
 import { latencies, type Latencies, type PacedResult } from "./fleet-stats";
 import { consoleSessions, openConsoles, type ConsoleWatch } from "./fleet-consoles";
 import { chart, judge, type Minute } from "./soak";
@@ -43,6 +48,8 @@ export interface FleetOptions {
   soakSeconds?: number;
   /** `--split-rounds`: dispatch's rounds in a second instance on the same database (DISPATCH_ROUNDS), the phones on the first. */
   splitRounds?: boolean;
+  /** `--two-instances`: half the phones (streams and positions) on a second instance on the same database; rounds, orders and consoles on the first. */
+  twoInstances?: boolean;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -57,6 +64,56 @@ function cpuSeconds(pid: number | undefined): number {
   } catch {
     return NaN;
   }
+}
+
+/** CPU seconds of every PostgreSQL process on the machine (user + system, with the reaped backends' in the postmaster's children fields): the database this benchmark uses, and any other session's. */
+function postgresCpuSeconds(): number {
+  let ticks = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) !== "postgres") continue;
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return ticks / 100;
+}
+
+/** The machine's busy CPU seconds so far, over all cores (/proc/stat: all but idle and iowait). */
+function machineBusySeconds(): number {
+  const f = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+  return (f.reduce((a, b) => a + b, 0) - f[3]! - f[4]!) / 100;
+}
+
+/** CPU seconds over a phase: each application instance's, the generator's, all of PostgreSQL's, and the machine's busy seconds, beside the phase's wall seconds. */
+export interface PhaseCpu {
+  wallSeconds: number;
+  instances: number[];
+  generator: number;
+  postgres: number;
+  machineBusy: number;
+  cores: number;
+}
+
+function cpuPhase(instancePids: Array<number | undefined>, generatorPid: number | undefined): () => PhaseCpu {
+  const t0 = performance.now();
+  const i0 = instancePids.map(cpuSeconds);
+  const g0 = cpuSeconds(generatorPid);
+  const p0 = postgresCpuSeconds();
+  const m0 = machineBusySeconds();
+  const r = (x: number) => Math.round(x * 10) / 10;
+  return () => ({
+    wallSeconds: r((performance.now() - t0) / 1000),
+    instances: instancePids.map((pid, k) => r(cpuSeconds(pid) - i0[k]!)),
+    generator: r(cpuSeconds(generatorPid) - g0),
+    postgres: r(postgresCpuSeconds() - p0),
+    machineBusy: r(machineBusySeconds() - m0),
+    cores: os.cpus().length,
+  });
 }
 
 /** The generator in its own process, driven by one command a line (fleet-load.ts). */
@@ -94,6 +151,8 @@ function startGenerator(file: string, needFiles: number, log: (m: string) => voi
 interface Sampled {
   at: number;
   rssMb: number | undefined;
+  /** The second instance's (--two-instances). */
+  secondRssMb?: number | undefined;
   heapUsedMb: number;
   roundSeconds: number;
   roundOrders: number;
@@ -101,13 +160,24 @@ interface Sampled {
   roundPairs: number;
   roundPlanSeconds: number;
   roundOffers: number;
+  /** The last round's phases (seconds; NaN from a build that does not time them). */
+  roundPhases: Record<string, number>;
 }
+
+/** The round's phases as the server's metrics name them (server/dispatch/round.ts, ROUND_PHASES). */
+const PHASES = ["sweep", "read", "pool", "arrival", "assign", "offers"] as const;
 
 export interface FleetResult {
   at: string;
   mode: "short" | "full";
   /** Dispatch's rounds in an instance of their own (the phones' instance runs none). */
   splitRounds: boolean;
+  /** Half the phones on a second instance (--two-instances); absent in reports from before the option. */
+  twoInstances?: boolean;
+  /** --two-instances: the second instance's streams and memory (the first's are in streams and memory). */
+  second?: { streams: { opened: number; rssBeforeMb: number; rssAfterMb: number; kbPerStream: number }; peakMb: number | undefined };
+  /** CPU over the positions' phase and over the consoles' phase: instances in order (the phones' first; the second or the rounds' instance next), the generator, PostgreSQL, the machine. */
+  cpu?: { positions: PhaseCpu; consoles: PhaseCpu; saturation?: PhaseCpu };
   drivers: number;
   periodMs: number;
   loadAverage: { before: number[]; after: number[] };
@@ -119,9 +189,10 @@ export interface FleetResult {
   /** The server's CPU seconds over each phase of positions (streams, rounds and offers included), and per report served. */
   /** rounds: the CPU seconds of the rounds' own instance over the positions' phase (--split-rounds; NaN otherwise). */
   serverCpu: { app: { seconds: number; msPerReport: number }; rounds: number; consoles: { seconds: number; msPerReport: number } };
-  offers: { n: number; latency: Latencies; refusals: number };
+  /** delivery: per instance taking phones, the offers made to its drivers before the streams closed (the database) and those seen on their streams, with the latency of those. */
+  offers: { n: number; latency: Latencies; refusals: number; delivery?: Array<{ made: number; seen: number; latency: Latencies; unseen?: { states: Record<string, number>; madeSecondsBeforeClose: Latencies } }> };
   orders: { rate: number; created: number; failed: number };
-  rounds: { n: number; seconds: Latencies; planSeconds: Latencies; orders: number; drivers: number; pairs: number; offers: number };
+  rounds: { n: number; seconds: Latencies; planSeconds: Latencies; orders: number; drivers: number; pairs: number; offers: number; phasesP50Ms?: Record<string, number>; each?: Array<{ s: number; ms: number; phasesMs: Record<string, number> }> };
   /** --soak: the minutes of the positions held at the fleet's rate, and the verdict on their trend. */
   soak?: { minutes: Minute[]; verdict: ReturnType<typeof judge>; chart: string };
   memory: { peakMb: number | undefined; rssSamples: Array<{ s: number; mb: number | undefined }> };
@@ -129,6 +200,7 @@ export interface FleetResult {
 
 export async function runFleet(o: FleetOptions): Promise<FleetResult> {
   const { log } = o;
+  if (o.twoInstances && o.splitRounds) throw new Error("--two-instances and --split-rounds are measured apart: choose one");
   const N = o.short ? 1_000 : 10_000;
   const PERIOD_MS = 5_000;
   const SECONDS = o.short ? 30 : 60;
@@ -145,56 +217,10 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
 
   const t0 = Date.now();
   const made = await prepareDatabase("postgres", async (prisma) => {
-    await seedDemoCity(prisma);
-    const city = await prisma.city.findFirstOrThrow({ orderBy: { id: "asc" }, select: { id: true } });
-    const services = await prisma.service.findMany({ where: { cityId: city.id }, select: { id: true } });
     const tp = Date.now();
-    // Automatic dispatch for every service of the city: batched every round (the heaviest case), offers that wait, never given up.
-    await prisma.$executeRawUnsafe(`DELETE FROM dispatch_setting`);
-    await prisma.$executeRawUnsafe(
-      `INSERT INTO dispatch_setting (service_id, region_id, mode, strategy, accept_seconds, attempts, radius_km, free_long_minutes, batch_seconds, fairness_weight, chain_minutes, min_balance, updated_at)
-       SELECT id, NULL, 'AUTO', 'BATCHED', 20, 100, 3, 600, 1, 0, 0, -100000000, now() FROM service WHERE city_id = $1`,
-      city.id,
-    );
-    // The fleet at the city's houses (so on its roads), each with a key of its own (its SHA-256 is what the server stores).
-    await prisma.$executeRawUnsafe(
-      `WITH h AS (SELECT h.lat, h.lon, row_number() OVER (ORDER BY h.id) - 1 AS k, count(*) OVER () AS n
-                    FROM house h JOIN street s ON s.id = h.street_id WHERE s.city_id = $1)
-       INSERT INTO driver (city_id, call_sign, first_name, phone, state, balance, lat, lon, position_at, region_id, app_key_hash, app_seen_at)
-       SELECT $1, 'F' || lpad(i::text, 5, '0'), 'Водитель ' || i, '+7903' || lpad(i::text, 7, '0'), 'FREE', 10000000,
-              h.lat + (random() - 0.5) * 0.001, h.lon + (random() - 0.5) * 0.001, now(), NULL,
-              encode(sha256(convert_to('da_fleet_' || $3 || '_' || i, 'UTF8')), 'hex'), now()
-         FROM generate_series(0, $2 - 1) i JOIN h ON h.k = (i * 7919) % h.n`,
-      city.id,
-      N,
-      token,
-    );
-    await prisma.$executeRawUnsafe(
-      `INSERT INTO car (driver_id, brand, model, color, reg_number, car_class) SELECT id, 'Lada', 'Vesta', 'белый', 'Ф' || id || 'ЛТ', 1 FROM driver WHERE call_sign LIKE 'F%'`,
-    );
-    await prisma.$executeRawUnsafe(`INSERT INTO driver_service (driver_id, service_id) SELECT d.id, s.id FROM driver d, service s WHERE d.call_sign LIKE 'F%' AND s.city_id = $1`, city.id);
-    await prisma.$executeRawUnsafe(`INSERT INTO shift (driver_id) SELECT id FROM driver WHERE call_sign LIKE 'F%'`);
-    // 300 free orders waiting at houses of the city.
-    await prisma.$executeRawUnsafe(
-      `WITH h AS (SELECT h.lat, h.lon, row_number() OVER (ORDER BY h.id) - 1 AS k, count(*) OVER () AS n
-                    FROM house h JOIN street s ON s.id = h.street_id WHERE s.city_id = $1)
-       INSERT INTO orders (uuid, city_id, service_id, state, status_code, phone, street, house, lat, lon, amount, updated_at, created_at)
-       SELECT gen_random_uuid(), $1, $2, 'FREE', 9, '+7917' || lpad(i::text, 7, '0'), 'ул. Бенчмарка', '1', h.lat, h.lon, 30000, now(), now()
-         FROM generate_series(0, $3 - 1) i JOIN h ON h.k = (i * 104729 + 17) % h.n`,
-      city.id,
-      services[0]!.id,
-      FREE_ORDERS,
-    );
-    await prisma.$executeRawUnsafe(`ANALYZE`);
-    const rows = await prisma.$queryRawUnsafe<Array<{ id: number; i: number; lat: number; lon: number }>>(
-      `SELECT id, substr(call_sign, 2)::int AS i, lat, lon FROM driver WHERE call_sign LIKE 'F%' ORDER BY id`,
-    );
-    const addresses = await prisma.$queryRawUnsafe<Array<{ street: string; house: string }>>(
-      `SELECT s.full_name AS street, h.number AS house FROM house h JOIN street s ON s.id = h.street_id WHERE s.city_id = $1 ORDER BY h.id LIMIT 500`,
-      city.id,
-    );
-    log(`  provisioned ${rows.length} drivers on shift and ${FREE_ORDERS} free orders in ${((Date.now() - tp) / 1000).toFixed(1)} s`);
-    return { drivers: rows.map((r): FleetDriver => ({ id: r.id, key: `da_fleet_${token}_${r.i}`, lat: r.lat, lon: r.lon })), addresses, serviceId: services[0]!.id };
+    const fleet = await provisionFleet(prisma, { drivers: N, freeOrders: FREE_ORDERS, token });
+    log(`  provisioned ${fleet.drivers.length} drivers on shift and ${FREE_ORDERS} free orders in ${((Date.now() - tp) / 1000).toFixed(1)} s`);
+    return fleet;
   });
   const provisionSeconds = (Date.now() - t0) / 1000;
   const url = made.db.env.DATABASE_URL!;
@@ -230,9 +256,18 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
     N + 1_000,
   );
   log(`  the server answered ${(app.readyMs / 1000).toFixed(1)} s after its start`);
+  // --two-instances: the second takes half the phones and runs no rounds (they stay where they run with one instance: the first).
+  const second = o.twoInstances
+    ? await startBenchServer({ ...serverEnv, DISPATCH_ROUNDS: "no", MAX_CONNECTIONS: String(N + 2_000) }, [], N + 1_000)
+    : undefined;
+  if (second) log(`  the second instance answered ${(second.readyMs / 1000).toFixed(1)} s after its start; driver i's phone talks to instance i % 2`);
+  /** The instances the phones talk to: driver i to phones[i % phones.length]. */
+  const phones = second ? [app.url, second.url] : [app.url];
   const limit = await o.startLimit(url);
   const gen = startGenerator(driversFile, N + 1_000, log);
   const pid = app.process.pid;
+  /** The instances whose CPU is read: the phones' first, then the second or the rounds' own. */
+  const instancePids = [pid, (second ?? roundsApp)?.process.pid].filter((p): p is number => p !== undefined);
   const samples: Sampled[] = [];
   let sampling = true;
   const sampler = (async () => {
@@ -243,6 +278,7 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
       samples.push({
         at: Date.now(),
         rssMb: o.vm(pid, "VmRSS"),
+        ...(second ? { secondRssMb: o.vm(second.process.pid, "VmRSS") } : {}),
         heapUsedMb: Math.round((m.get("nodejs_heap_size_used_bytes") ?? NaN) / 1048576),
         roundSeconds: r.get('taxi_dispatch_round_last{figure="seconds"}') ?? NaN,
         roundOrders: r.get('taxi_dispatch_round_last{figure="orders"}') ?? NaN,
@@ -250,6 +286,7 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
         roundPairs: r.get('taxi_dispatch_round_last{figure="pairs"}') ?? NaN,
         roundPlanSeconds: r.get('taxi_dispatch_round_last{figure="plan_seconds"}') ?? NaN,
         roundOffers: r.get('taxi_dispatch_round_last{figure="offers"}') ?? NaN,
+        roundPhases: Object.fromEntries(PHASES.map((p) => [p, r.get(`taxi_dispatch_round_last{figure="${p}_seconds"}`) ?? NaN])),
       });
       await sleep(1_000);
     }
@@ -262,12 +299,19 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
     // Measured here, not taken from the sampler (whose scrape waits for a busy server's event loop).
     const measure = async () => ({ rssMb: o.vm(pid, "VmRSS"), heapUsedMb: Math.round(((await scrapeMetrics(app.metricsUrl)).get("nodejs_heap_size_used_bytes") ?? NaN) / 1048576) });
     const before = await measure();
-    log(`  opening ${N} offer streams`);
-    const streams = await gen.ask<{ opened: number; failed: number; seconds: number; firstError?: string }>({ cmd: "streams", url: app.url });
+    const secondBefore = second ? o.vm(second.process.pid, "VmRSS") : undefined;
+    log(`  opening ${N} offer streams${second ? ", half on each instance" : ""}`);
+    const streams = await gen.ask<{ opened: number; openedVia: number[]; failed: number; seconds: number; firstError?: string }>({ cmd: "streams", urls: phones });
     await sleep(3_000);
     const after = await measure();
-    const kbPerStream = streams.opened > 0 ? Math.round((((after.rssMb ?? 0) - (before.rssMb ?? 0)) * 1024) / streams.opened) : NaN;
+    const secondAfter = second ? o.vm(second.process.pid, "VmRSS") : undefined;
+    const perStream = (mbBefore: number | undefined, mbAfter: number | undefined, opened: number) => (opened > 0 ? Math.round((((mbAfter ?? 0) - (mbBefore ?? 0)) * 1024) / opened) : NaN);
+    const kbPerStream = perStream(before.rssMb, after.rssMb, streams.openedVia[0]!);
     log(`    ${streams.opened} open in ${streams.seconds} s (${streams.failed} failed${streams.firstError ? `: ${streams.firstError}` : ""}); RSS ${before.rssMb} -> ${after.rssMb} MB: ${kbPerStream} KB a stream`);
+    const secondStreams = second
+      ? { opened: streams.openedVia[1]!, rssBeforeMb: secondBefore ?? NaN, rssAfterMb: secondAfter ?? NaN, kbPerStream: perStream(secondBefore, secondAfter, streams.openedVia[1]!) }
+      : undefined;
+    if (secondStreams) log(`    the second instance: ${secondStreams.opened} of them, RSS ${secondStreams.rssBeforeMb} -> ${secondStreams.rssAfterMb} MB: ${secondStreams.kbPerStream} KB a stream`);
 
     // Orders at the evening rate while the positions run.
     let ordering = true;
@@ -295,16 +339,19 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
     })();
     const runFrom = Date.now();
     log(`  positions to the application: ${(N * 1000) / PERIOD_MS}/s for ${SECONDS} s, orders at ${ORDER_RATE}/s`);
-    const soak = o.soakSeconds ? await soakFleet(o, app, gen, PERIOD_MS) : undefined;
+    const soak = o.soakSeconds ? await soakFleet(o, app, phones, gen, PERIOD_MS) : undefined;
     const cpu0 = cpuSeconds(pid);
     const roundsCpu0 = roundsApp ? cpuSeconds(roundsApp.process.pid) : NaN;
-    const appPaced = await gen.ask<PacedResult>({ cmd: "paced", url: app.url, kind: "app", seconds: SECONDS, periodMs: PERIOD_MS });
+    const positionsCpu = cpuPhase(instancePids, gen.child.pid);
+    const appPaced = await gen.ask<PacedResult>({ cmd: "paced", urls: phones, kind: "app", seconds: SECONDS, periodMs: PERIOD_MS });
     const cpuApp = cpuSeconds(pid) - cpu0;
     const cpuRounds = roundsApp ? cpuSeconds(roundsApp.process.pid) - roundsCpu0 : NaN;
+    const cpuPositions = positionsCpu();
     const runTo = Date.now();
     ordering = false;
     await orders;
     logPaced(log, appPaced);
+    logCpu(log, cpuPositions);
     const status = await gen.ask<{ open: number }>({ cmd: "status" });
 
     // The consoles: 20 dispatchers watching the live map of the whole fleet while the same positions run again.
@@ -313,36 +360,56 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
     await sleep(2_000);
     consoles.start();
     const cpu1 = cpuSeconds(pid);
-    const withConsoles = await gen.ask<PacedResult>({ cmd: "paced", url: app.url, kind: "app", seconds: CONSOLE_SECONDS, periodMs: PERIOD_MS });
+    const consolesCpu = cpuPhase(instancePids, gen.child.pid);
+    const withConsoles = await gen.ask<PacedResult>({ cmd: "paced", urls: phones, kind: "app", seconds: CONSOLE_SECONDS, periodMs: PERIOD_MS });
     const cpuConsoles = cpuSeconds(pid) - cpu1;
+    const cpuWithConsoles = consolesCpu();
     const watch = consoles.stats();
     consoles.close();
     logPaced(log, withConsoles);
+    logCpu(log, cpuWithConsoles);
     log(`    each console: ${watch.messagesPerSecond} messages/s, ${watch.carsPerMessage} cars a message, ${watch.carsPerSecond} cars/s, ${watch.kbPerSecond} KB/s; ${watch.resyncs} resyncs`);
 
     log(`  the same positions to the limit (node:http + pg, one UPDATE)`);
     const limitPaced = await gen.ask<PacedResult>({ cmd: "paced", url: limit.url, kind: "limit", seconds: LIMIT_SECONDS, periodMs: PERIOD_MS });
     logPaced(log, limitPaced);
     log(`  saturation (64 concurrent reports), the application and the limit, ${SATURATE_SECONDS} s each`);
-    const satApp = await gen.ask<{ rps: number; latency: Latencies }>({ cmd: "saturate", url: app.url, kind: "app", seconds: SATURATE_SECONDS, concurrency: 64 });
+    const saturationCpu = cpuPhase(instancePids, gen.child.pid);
+    const satApp = await gen.ask<{ rps: number; latency: Latencies }>({ cmd: "saturate", urls: phones, kind: "app", seconds: SATURATE_SECONDS, concurrency: 64 });
+    const cpuSaturation = saturationCpu();
     const satLimit = await gen.ask<{ rps: number; latency: Latencies }>({ cmd: "saturate", url: limit.url, kind: "limit", seconds: SATURATE_SECONDS, concurrency: 64 });
     log(`    application ${satApp.rps}/s (p50 ${satApp.latency.p50} ms), limit ${satLimit.rps}/s (p50 ${satLimit.latency.p50} ms): ${Math.round((100 * satApp.rps) / satLimit.rps)}%`);
+    logCpu(log, cpuSaturation);
 
-    const closed = await gen.ask<{ openAtClose: number; offers: Array<{ offerId: number; driverId: number; at: number }>; streamErrors: number; refusals: number }>({ cmd: "close" });
+    const closedAt = Date.now();
+    const closed = await gen.ask<{ openAtClose: number; offers: Array<{ offerId: number; driverId: number; at: number; via: number }>; streamErrors: number; refusals: number }>({ cmd: "close" });
     // An offer's way: from its creation (sent_at, the database's clock on this machine) to the stream event at the phone.
     const pg = (await import("pg")).default;
     const client = new pg.Client({ connectionString: url });
     await client.connect();
-    const ids = closed.offers.map((x) => x.offerId);
-    const sent = new Map<number, number>();
-    for (let k = 0; k < ids.length; k += 5_000) {
-      const r = await client.query<{ id: number; ms: string }>(`SELECT id, (extract(epoch FROM sent_at AT TIME ZONE current_setting('TimeZone')) * 1000)::text AS ms FROM dispatch_offer WHERE id = ANY($1::int[])`, [ids.slice(k, k + 5_000)]);
-      for (const row of r.rows) sent.set(row.id, Number(row.ms));
-    }
+    // Every offer of the run (the fleet's drivers are this database's only ones), its driver and creation.
+    const sent = new Map<number, { ms: number; driverId: number; state: string }>();
+    const all = await client.query<{ id: number; driver_id: number; state: string; ms: string }>(`SELECT id, driver_id, state, (extract(epoch FROM sent_at AT TIME ZONE current_setting('TimeZone')) * 1000)::text AS ms FROM dispatch_offer`);
+    for (const row of all.rows) sent.set(row.id, { ms: Number(row.ms), driverId: row.driver_id, state: row.state });
     await client.end();
-    const offerDelays = closed.offers.flatMap((x) => (sent.has(x.offerId) ? [x.at - sent.get(x.offerId)!] : []));
+    const offerDelays = closed.offers.flatMap((x) => (sent.has(x.offerId) ? [x.at - sent.get(x.offerId)!.ms] : []));
     const offerLatency = latencies(offerDelays);
     log(`  offers at their drivers: ${offerLatency.n}, from creation p50 ${offerLatency.p50} ms, p99 ${offerLatency.p99} ms, max ${offerLatency.max} ms`);
+    // Per instance taking phones: the offers made to its drivers up to a second before the streams closed, and those its streams delivered (each once).
+    const viaOf = new Map(made.result.drivers.map((d, i) => [d.id, i % phones.length]));
+    const delivery = phones.map((_, k) => {
+      const madeIds = new Set([...sent].filter(([, x]) => viaOf.get(x.driverId) === k && x.ms <= closedAt - 1_000).map(([id]) => id));
+      const seen = new Map<number, number>();
+      for (const x of closed.offers) if (x.via === k && !seen.has(x.offerId) && sent.has(x.offerId)) seen.set(x.offerId, x.at - sent.get(x.offerId)!.ms);
+      // The offers its phones never saw: their state now (a LIVE one was still on its way; an EXPIRED one timed out before the stream's turn) and how long before the close they were made.
+      const unseen = [...madeIds].filter((id) => !seen.has(id)).map((id) => sent.get(id)!);
+      const states: Record<string, number> = {};
+      for (const x of unseen) states[x.state] = (states[x.state] ?? 0) + 1;
+      return { made: madeIds.size, seen: madeIds.size - unseen.length, latency: latencies([...seen.values()]), unseen: { states, madeSecondsBeforeClose: latencies(unseen.map((x) => (closedAt - x.ms) / 1000)) } };
+    });
+    delivery.forEach((d, k) =>
+      log(`    through instance ${k + 1}${k === 1 ? " (the relay)" : ""}: ${d.seen} of ${d.made} offers made to its phones seen on their streams; p50 ${d.latency.p50} ms, p99 ${d.latency.p99} ms; the unseen: ${JSON.stringify(d.unseen.states)}, made ${d.unseen.madeSecondsBeforeClose.p50} s (p50) before the close`),
+    );
 
     sampling = false;
     await sampler;
@@ -351,14 +418,19 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
     const rounds = samples.filter((s, k) => Number.isFinite(s.roundSeconds) && (k === 0 || s.roundSeconds !== samples[k - 1]!.roundSeconds));
     const roundMs = latencies(rounds.map((r) => r.roundSeconds * 1000));
     const planMs = latencies(rounds.map((r) => r.roundPlanSeconds * 1000));
+    const phasesP50Ms = Object.fromEntries(PHASES.map((p) => [p, latencies(rounds.map((r) => r.roundPhases[p]! * 1000).filter(Number.isFinite)).p50]));
     void during;
     const lastRound = rounds.at(-1);
+    log(`  the rounds' phases, p50 ms: ${PHASES.map((p) => `${p} ${phasesP50Ms[p]}`).join(", ")}`);
     log(`  dispatch rounds seen: ${rounds.length}, p50 ${roundMs.p50} ms, max ${roundMs.max} ms; their plan p50 ${planMs.p50} ms, max ${planMs.max} ms (last: ${lastRound?.roundOrders} orders x ${lastRound?.roundDrivers} drivers, ${lastRound?.roundPairs} pairs, ${lastRound?.roundOffers} offers)`);
     const rss = samples.map((s) => s.rssMb ?? 0);
     const result: FleetResult = {
       at: new Date().toISOString(),
       mode: o.short ? "short" : "full",
       splitRounds: Boolean(o.splitRounds),
+      twoInstances: Boolean(o.twoInstances),
+      ...(secondStreams ? { second: { streams: secondStreams, peakMb: Math.max(...samples.map((x) => x.secondRssMb ?? 0)) } } : {}),
+      cpu: { positions: cpuPositions, consoles: cpuWithConsoles, saturation: cpuSaturation },
       drivers: N,
       periodMs: PERIOD_MS,
       loadAverage: { before: loadBefore, after: os.loadavg().map((l) => Number(l.toFixed(2))) },
@@ -382,9 +454,11 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
         rounds: Math.round(cpuRounds * 10) / 10,
         consoles: { seconds: Math.round(cpuConsoles * 10) / 10, msPerReport: Math.round((cpuConsoles * 1000 * 100) / Math.max(1, withConsoles.ok)) / 100 },
       },
-      offers: { n: offerLatency.n, latency: offerLatency, refusals: closed.refusals },
+      offers: { n: offerLatency.n, latency: offerLatency, refusals: closed.refusals, delivery },
       orders: { rate: ORDER_RATE, created, failed: orderFailed },
-      rounds: { n: rounds.length, seconds: roundMs, planSeconds: planMs, offers: lastRound?.roundOffers ?? NaN, orders: lastRound?.roundOrders ?? NaN, drivers: lastRound?.roundDrivers ?? NaN, pairs: lastRound?.roundPairs ?? NaN },
+      rounds: { n: rounds.length, seconds: roundMs, planSeconds: planMs, offers: lastRound?.roundOffers ?? NaN, orders: lastRound?.roundOrders ?? NaN, drivers: lastRound?.roundDrivers ?? NaN, pairs: lastRound?.roundPairs ?? NaN, phasesP50Ms,
+        // Each round seen, when (seconds from the first sample) and its phases: a long one is explained by them.
+        each: rounds.map((r) => ({ s: Math.round((r.at - samples[0]!.at) / 1000), ms: Math.round(r.roundSeconds * 1000), phasesMs: Object.fromEntries(PHASES.map((p) => [p, Math.round(r.roundPhases[p]! * 1000)])) })) },
       ...(soak ? { soak } : {}),
       memory: { peakMb: Math.max(...rss), rssSamples: samples.map((s) => ({ s: Math.round((s.at - samples[0]!.at) / 1000), mb: s.rssMb })) },
     };
@@ -396,6 +470,7 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
     gen.child.kill();
     await limit.stop();
     await app.stop();
+    await second?.stop();
     await roundsApp?.stop();
     await made.db.drop();
     rmSync(driversFile, { force: true });
@@ -410,12 +485,12 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
  * general soak judges (soak.ts: a steady rise after the warm-up fails), and
  * charted.
  */
-async function soakFleet(o: FleetOptions, app: { metricsUrl: string; process: ChildProcess; url: string }, gen: { ask: <T>(c: Record<string, unknown>) => Promise<T> }, periodMs: number) {
+async function soakFleet(o: FleetOptions, app: { metricsUrl: string; process: ChildProcess; url: string }, phones: string[], gen: { ask: <T>(c: Record<string, unknown>) => Promise<T> }, periodMs: number) {
   const minutes: Minute[] = [];
   const count = Math.max(1, Math.round(o.soakSeconds! / 60));
   o.log(`  the soak: positions at the fleet's rate for ${count} minutes`);
   for (let minute = 1; minute <= count; minute++) {
-    const p = await gen.ask<PacedResult>({ cmd: "paced", url: app.url, kind: "app", seconds: 60, periodMs });
+    const p = await gen.ask<PacedResult>({ cmd: "paced", urls: phones, kind: "app", seconds: 60, periodMs });
     const m = await scrapeMetrics(app.metricsUrl);
     const status = await gen.ask<{ open: number; reconnects: number }>({ cmd: "status" });
     minutes.push({
@@ -441,11 +516,19 @@ async function soakFleet(o: FleetOptions, app: { metricsUrl: string; process: Ch
   return { minutes, verdict, chart: path.basename(file) };
 }
 
+function logCpu(log: (m: string) => void, c: PhaseCpu): void {
+  log(`    CPU seconds in ${c.wallSeconds} s: instance${c.instances.length > 1 ? "s" : ""} ${c.instances.join(" + ")}, generator ${c.generator}, PostgreSQL ${c.postgres}; the machine busy ${c.machineBusy} of ${Math.round(c.wallSeconds * c.cores)}`);
+}
+
 function logPaced(log: (m: string) => void, r: PacedResult): void {
   log(
     `    ${r.kind}: ${r.rps}/s served of ${r.rate}/s; p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, max ${r.latency.max} ms; ${r.bad + r.errors} failed${r.firstBad ? ` (${r.firstBad})` : ""}; ` +
       `generator: send lag p99 ${r.sendLag.p99} ms, loop delay p99 ${r.loopDelay.p99} ms`,
   );
+}
+
+function cpuLine(c: PhaseCpu): string {
+  return `instance${c.instances.length > 1 ? "s" : ""} ${c.instances.join(" + ")}, generator ${c.generator}, PostgreSQL (all its processes) ${c.postgres}; the machine busy ${c.machineBusy} of ${Math.round(c.wallSeconds * c.cores)} (${c.cores} cores)`;
 }
 
 function writeFleetReport(r: FleetResult, outDir: string, log: (m: string) => void): void {
@@ -457,7 +540,7 @@ function writeFleetReport(r: FleetResult, outDir: string, log: (m: string) => vo
   const row = (p: PacedResult, name: string) =>
     `| ${name} | ${p.rate}/s | ${p.rps}/s | ${p.latency.p50} | ${p.latency.p99} | ${p.latency.max} | ${p.bad + p.errors} | ${p.sendLag.p99} | ${p.loopDelay.p99} |`;
   const md = [
-    `# Fleet benchmark ${r.at} (${r.mode}${r.splitRounds ? ", the rounds in a second instance" : ""})`,
+    `# Fleet benchmark ${r.at} (${r.mode}${r.splitRounds ? ", the rounds in a second instance" : ""}${r.twoInstances ? ", half the phones on a second instance" : ""})`,
     ``,
     `${r.drivers} drivers on shift, a position every ${r.periodMs / 1000} s each; load average before ${r.loadAverage.before.join(" ")}, after ${r.loadAverage.after.join(" ")} (${os.cpus().length} cores). Provisioned in ${r.provisionSeconds} s.`,
     ``,
@@ -467,6 +550,20 @@ function writeFleetReport(r: FleetResult, outDir: string, log: (m: string) => vo
     row(r.consoles.positions, `the same with ${r.consoles.watch.consoles} consoles watching the live map`),
     row(r.positions.limit, "limit: node:http + pg, one UPDATE"),
     ``,
+    ...(r.second
+      ? [
+          `Two instances on one database: driver i's phone (its stream and its positions) on instance i % 2; the rounds, the orders and the consoles on the first. Positions by instance: ${(r.positions.app.perInstance ?? []).map((p, k) => `${k + 1}: ${p.rps}/s, p50 ${p.latency.p50} ms, p99 ${p.latency.p99} ms, ${p.failed} failed`).join("; ")}.`,
+          ``,
+          `Offers by the instance carrying the phone's stream (made before the streams closed → seen on the stream; from creation): ${(r.offers.delivery ?? []).map((d, k) => `${k + 1}${k === 1 ? " (through the relay)" : ""}: ${d.seen} of ${d.made}, p50 ${d.latency.p50} ms, p99 ${d.latency.p99} ms`).join("; ")}. The second instance's ${r.second.streams.opened} streams: ${r.second.streams.kbPerStream} KB each (RSS ${r.second.streams.rssBeforeMb} → ${r.second.streams.rssAfterMb} MB), its peak ${r.second.peakMb} MB.`,
+          ``,
+        ]
+      : []),
+    ...(r.cpu
+      ? [
+          `CPU seconds (/proc) over the positions' ${r.cpu.positions.wallSeconds} s: ${cpuLine(r.cpu.positions)}; over the consoles' ${r.cpu.consoles.wallSeconds} s: ${cpuLine(r.cpu.consoles)}${r.cpu.saturation ? `; over the application's saturation, ${r.cpu.saturation.wallSeconds} s: ${cpuLine(r.cpu.saturation)}` : ""}.`,
+          ``,
+        ]
+      : []),
     `The server's CPU over the positions: ${r.serverCpu.app.seconds} s in ${r.positions.app.seconds} s (${r.serverCpu.app.msPerReport} ms a report served, ${r.splitRounds ? `streams included; the rounds and offers ran in the other instance, ${r.serverCpu.rounds} s of its CPU` : "streams, rounds and offers included"}); with the consoles ${r.serverCpu.consoles.seconds} s (${r.serverCpu.consoles.msPerReport} ms a report).`,
     ``,
     `Consoles: ${r.consoles.watch.consoles} watching the live map for ${r.consoles.watch.seconds} s; each received ${r.consoles.watch.messagesPerSecond} messages/s of the drivers' changes, ${r.consoles.watch.carsPerMessage} cars a message (${r.consoles.watch.carsPerSecond} cars/s), ${r.consoles.watch.kbPerSecond} KB/s; ${r.consoles.watch.resyncs} resyncs.`,

@@ -5,7 +5,7 @@
 import type { DbOrTx } from "../db";
 import { config } from "../config";
 import { haversineMetres } from "../geo/distance";
-import { arrivalMatrix } from "../routing/routes";
+import { arrivalLists, arrivalMatrix } from "../routing/routes";
 import type { DriverRow, FreeOrderRow, QueuePlaceRow } from "./data";
 import type { DriverToDispatch, OrderRules, OrderToDispatch } from "./core/types";
 import { optionsNeeded } from "./extras";
@@ -68,4 +68,21 @@ export function straightSeconds(a: { lat: number; lon: number }, b: { lat: numbe
 export async function arrivalTimes(db: DbOrTx, cityId: number, orders: readonly OrderToDispatch[], drivers: readonly DriverToDispatch[], at: Date): Promise<number[][]> {
   const roads = await arrivalMatrix(db, cityId, orders, drivers, { at });
   return orders.map((o, i) => drivers.map((d, j) => roads[i]?.[j] ?? Math.round(straightSeconds(d, o))));
+}
+
+/**
+ * For each order, the arrival seconds of its own candidates only
+ * (candidates[i]: indices into `drivers`), along the roads, the straight line
+ * where the roads do not answer: a round's sparse pairs (round.ts).
+ */
+export async function candidateArrivals(
+  db: DbOrTx,
+  cityId: number,
+  orders: readonly OrderToDispatch[],
+  drivers: readonly DriverToDispatch[],
+  candidates: ReadonlyArray<readonly number[]>,
+  at: Date,
+): Promise<Array<Map<number, number>>> {
+  const roads = await arrivalLists(db, cityId, orders, drivers, candidates, { at });
+  return orders.map((o, i) => new Map((candidates[i] ?? []).map((j, k) => [j, roads[i]?.[k] ?? Math.round(straightSeconds(drivers[j]!, o))])));
 }

@@ -9,7 +9,7 @@ import { log } from "../log";
 import { metrics } from "../metrics/registry";
 import { raiseFreeLong } from "./alerts";
 import { advanceRound } from "./advance";
-import { dispatchRound, newRoundState } from "./round";
+import { dispatchRound, newRoundState, ROUND_PHASES } from "./round";
 
 export function startDispatchJob(): () => Promise<void> {
   const interval = config().DISPATCH_TICK_MS;
@@ -29,6 +29,7 @@ export function startDispatchJob(): () => Promise<void> {
     m.dispatchRoundLast.set({ figure: "pairs" }, report.pairs);
     m.dispatchRoundLast.set({ figure: "offers" }, report.offers);
     m.dispatchRoundLast.set({ figure: "plan_seconds" }, report.planSeconds);
+    for (const name of ROUND_PHASES) m.dispatchRoundLast.set({ figure: `${name}_seconds` }, report.phases[name]);
     await raiseFreeLong(db());
     await advanceRound(db());
   };

@@ -127,6 +127,8 @@ export async function makeOfferInTx(tx: Tx, input: MakeOfferInput): Promise<Made
     moves.push(
       await moveOrderInTx(tx, {
         orderId: order.id,
+        // Locked above, and moved only by the move just before when it was on the radio.
+        ...(order.state === "ORDER_ON_RADIO" ? {} : { locked: order }),
         to: "SENT_TO_DRIVER",
         driverId: driver.id,
         actor: input.actor,

@@ -80,7 +80,12 @@ function checkQueueable(d: LockedQueueDriver): void {
  * are one after the other.
  */
 async function placeInTx(tx: Tx, driverId: number, regionId: number, position?: number): Promise<void> {
-  const rows = await sqlQuery<{ driver_id: number }>(tx, `SELECT driver_id FROM dispatch_queue_entry WHERE region_id = $1 ORDER BY joined_at, driver_id FOR UPDATE`, [regionId]);
+  // Locked in driver id order, which no move changes, with the driver's own entry (it may stand on another
+  // stand): locked in queue order, two dispatchers moving drivers of one stand at once deadlocked, each
+  // having read the queue before the other's move (a CI run on PostgreSQL, tests/integration/stand-queues).
+  await sqlQuery(tx, `SELECT driver_id FROM dispatch_queue_entry WHERE region_id = $1 OR driver_id = $2 ORDER BY driver_id FOR UPDATE`, [regionId, driverId]);
+  // The queue's order read once every entry is ours.
+  const rows = await sqlQuery<{ driver_id: number }>(tx, `SELECT driver_id FROM dispatch_queue_entry WHERE region_id = $1 ORDER BY joined_at, driver_id`, [regionId]);
   const others = rows.map((r) => r.driver_id).filter((id) => id !== driverId);
   const index = position === undefined ? others.length : Math.max(0, Math.min(others.length, position - 1));
   const prev = index > 0 ? others[index - 1]! : null;

@@ -2,52 +2,47 @@
 // server/dispatch/job.ts): close stale and expired offers, put RADIO orders
 // on the radio, then decide which free driver gets which free order — the
 // parking-queue rule, then the greedy rule or, every batchSeconds, the
-// batched assignment — and make the offers one by one under row locks.
+// batched assignment — and make the offers under row locks, several to a
+// transaction with a savepoint each (offer-batch.ts).
 // Several instances may run rounds at once: a pair another instance took
 // first is skipped (offer.ts), never offered twice.
 import type { Db } from "../db";
 import { SYSTEM_ACTOR } from "../actor";
 import { log } from "../log";
 import { isDomainError } from "../errors";
-import { makeOffer, publishOffer } from "./offer";
+import { publishOffer } from "./offer";
+import { makeOffers } from "./offer-batch";
 import { expireOffer } from "./answer-offer";
-import { arrivalTimes, driverInput, orderInput } from "./candidates";
+import { candidateArrivals, driverInput, orderInput } from "./candidates";
 import { planAssignments } from "./core/plan";
 import { adaptToScarcity } from "./core/scarcity";
 import { config } from "../config";
 import { queueAssign } from "./core/queue-rule";
-import type { Assignment, DriverToDispatch, OrderToDispatch } from "./core/types";
+import type { ArrivalOf, Assignment, CandidatesOf, DriverToDispatch, OrderToDispatch } from "./core/types";
 import { isCandidate, radiusNowKm } from "./core/eligibility";
 import { readChainDrivers, readExpiredOffers, readFreeDrivers, readFreeOrders, readQueuePlaces, withdrawStaleOffers, type FreeOrderRow } from "./data";
 import { loadSettings, type DispatchSettings } from "./settings";
 import { moveIfStill } from "./timed-moves";
 
 /**
- * Offers made at once in a round. Four at a time shortened the rounds but
- * slowed every position report of a 1,000-driver fleet several times over,
- * in round one and again after the offer's checks became one statement
- * (docs/performance.md, "A fleet of ten thousand"): each offer wakes its
- * driver's stream and, in the benchmark, brings a refusal, so more offers a
- * second is more work a second on the same event loop. One at a time.
- */
-const OFFER_CONCURRENCY = 1;
-
-/**
  * The drivers who are a candidate of at least one order by the rules that
  * need no arrival time (service, balance, options, refusals, the straight-line
- * radius), found through a grid of cells a radius wide; and how many such
- * pairs there are.
+ * radius), found through a grid of cells a radius wide; how many such pairs
+ * there are; and each order's candidates (indices into the pool; a QUEUE
+ * region's order also has its queue).
  */
-export function candidatePool(orders: readonly OrderToDispatch[], drivers: readonly DriverToDispatch[]): { pool: DriverToDispatch[]; pairs: number } {
+export function candidatePool(orders: readonly OrderToDispatch[], drivers: readonly DriverToDispatch[]): { pool: DriverToDispatch[]; pairs: number; candidates: number[][] } {
   const maxKm = Math.max(0, ...orders.map((o) => radiusNowKm(o)));
-  if (orders.length === 0 || drivers.length === 0 || maxKm <= 0) return { pool: [], pairs: 0 };
+  if (orders.length === 0 || drivers.length === 0 || maxKm <= 0) return { pool: [], pairs: 0, candidates: orders.map(() => []) };
   const cellLat = maxKm / 111;
   const cellLon = maxKm / (111 * Math.max(0.1, Math.cos((orders[0]!.lat * Math.PI) / 180)));
   const cellOf = (lat: number, lon: number) => [Math.floor(lat / cellLat), Math.floor(lon / cellLon)] as const;
-  const grid = new Map<string, number[]>();
+  // A number a cell (two cells that share one only share a list: more drivers checked, none missed).
+  const keyOf = (a: number, b: number) => a * 4_194_304 + b;
+  const grid = new Map<number, number[]>();
   drivers.forEach((d, j) => {
     const [a, b] = cellOf(d.lat, d.lon);
-    const key = `${a}:${b}`;
+    const key = keyOf(a, b);
     const list = grid.get(key);
     if (list) list.push(j);
     else grid.set(key, [j]);
@@ -59,24 +54,33 @@ export function candidatePool(orders: readonly OrderToDispatch[], drivers: reado
   drivers.forEach((d, j) => {
     if (d.queue) queued.set(d.queue.regionId, [...(queued.get(d.queue.regionId) ?? []), j]);
   });
-  for (const o of orders) {
+  const mine = orders.map((o) => {
+    const list = new Set<number>();
     if (o.rules.mode === "QUEUE" && o.regionId !== null) {
-      for (const j of queued.get(o.regionId) ?? []) inPool.add(j);
+      for (const j of queued.get(o.regionId) ?? []) list.add(j);
     }
     const [a, b] = cellOf(o.lat, o.lon);
+    // A degree of latitude is at least 111.19 km of any route between two points: a cheap first look.
+    const maxLat = radiusNowKm(o) / 111.19;
     for (let x = a - 1; x <= a + 1; x++) {
       for (let y = b - 1; y <= b + 1; y++) {
-        for (const j of grid.get(`${x}:${y}`) ?? []) {
+        for (const j of grid.get(keyOf(x, y)) ?? []) {
+          if (Math.abs(drivers[j]!.lat - o.lat) > maxLat) continue;
           // The arrival time is not known yet: 0 stands for "reachable" here; the plan checks the real one.
           if (isCandidate(o, drivers[j]!, 0)) {
             pairs += 1;
-            inPool.add(j);
+            list.add(j);
           }
         }
       }
     }
-  }
-  return { pool: drivers.filter((_, j) => inPool.has(j)), pairs };
+    for (const j of list) inPool.add(j);
+    return list;
+  });
+  const at = new Map<number, number>();
+  const pool = drivers.filter((_, j) => inPool.has(j));
+  drivers.forEach((_, j) => inPool.has(j) && at.set(j, at.size));
+  return { pool, pairs, candidates: mine.map((list) => [...list].map((j) => at.get(j)!)) };
 }
 
 export interface RoundState {
@@ -94,7 +98,12 @@ export interface RoundReport {
   pairs: number;
   /** Seconds from the round's start to its plan (the reads, the arrival times, the assignment), before the offers are made. */
   planSeconds: number;
+  /** Seconds of each phase (summed over the cities), for the metrics: where a round's time goes. */
+  phases: Record<RoundPhase, number>;
 }
+
+export const ROUND_PHASES = ["sweep", "read", "pool", "arrival", "assign", "offers"] as const;
+export type RoundPhase = (typeof ROUND_PHASES)[number];
 
 export function newRoundState(): RoundState {
   return { lastBatch: new Map() };
@@ -117,10 +126,20 @@ interface Candidate {
 }
 
 export async function dispatchRound(db: Db, state: RoundState, now = new Date()): Promise<RoundReport> {
-  const report: RoundReport = { offers: 0, expired: 0, toRadio: 0, orders: 0, drivers: 0, pairs: 0, planSeconds: 0 };
+  const report: RoundReport = { offers: 0, expired: 0, toRadio: 0, orders: 0, drivers: 0, pairs: 0, planSeconds: 0, phases: { sweep: 0, read: 0, pool: 0, arrival: 0, assign: 0, offers: 0 } };
   const started = performance.now();
+  let mark = started;
+  // Each phase ends by giving the event loop a turn: the requests of the
+  // instance (a fleet's positions) wait at most one phase's synchronous part.
+  const phase = async (name: RoundPhase) => {
+    await new Promise((resolve) => setImmediate(resolve));
+    const t = performance.now();
+    report.phases[name] += (t - mark) / 1000;
+    mark = t;
+  };
   // Offers end by their deadline even with no rule at all: a dispatcher's offer (sent by hand) would hold the driver BUSY forever.
   report.expired = await sweepOffers(db);
+  await phase("sweep");
   const settings = await loadSettings(db);
   if (settings.empty) return report;
 
@@ -141,6 +160,7 @@ export async function dispatchRound(db: Db, state: RoundState, now = new Date())
   const maxChain = Math.max(0, ...settings.rows.map((s) => s.chainMinutes * 60));
   const queue = new Map((await readQueuePlaces(db)).map((q) => [q.driver_id, q]));
   const driverRows = [...(await readFreeDrivers(db)), ...(maxChain > 0 ? await readChainDrivers(db, maxChain) : [])];
+  await phase("read");
 
   for (const [cityId, candidates] of byCity) {
     const drivers = driverRows.filter((d) => d.city_id === cityId).map((d) => driverInput(d, queue, now));
@@ -151,49 +171,44 @@ export async function dispatchRound(db: Db, state: RoundState, now = new Date())
     const chosen = candidates.filter((c) => c.settings.strategy === "GREEDY" || batchDue || c.settings.mode === "QUEUE");
     if (chosen.length === 0) continue;
     // More free orders than free cars: the radius capped, no chains (core/scarcity.ts, measured in docs/dispatch.md).
-    const orders = adaptToScarcity(chosen.map((c) => c.input), drivers, config().DISPATCH_SCARCE_RADIUS_KM);
+    const orders = adaptToScarcity(chosen.map((c) => c.input), drivers, config().DISPATCH_SCARCE_RADIUS_KM, config().DISPATCH_DEEP_SCARCE_RADIUS_KM);
     // Only the drivers within some order's radius (and its other rules) get
     // arrival times: the pairs are sparse, not every order × every car.
-    const { pool, pairs } = candidatePool(orders, drivers);
+    const { pool, pairs, candidates: theirs } = candidatePool(orders, drivers);
     report.orders += orders.length;
     report.drivers += drivers.length;
     report.pairs += pairs;
+    await phase("pool");
     if (pool.length === 0) continue;
-    const matrix = await arrivalTimes(db, cityId, orders, pool, now);
-    const assignments = planCity(chosen, orders, pool, matrix, batchDue);
+    const arrivals = await candidateArrivals(db, cityId, orders, pool, theirs, now);
+    await phase("arrival");
+    const assignments = planCity(chosen, orders, pool, arrivals, batchDue);
+    await phase("assign");
     report.planSeconds = (performance.now() - started) / 1000;
     const byOrder = new Map(chosen.map((c) => [c.row.id, c]));
-    // The offers are independent (each its own order and driver, each under
-    // its own row locks), so they may go OFFER_CONCURRENCY at a time.
-    let next = 0;
-    const offerOne = async (a: Assignment) => {
-      const c = byOrder.get(a.orderId)!;
-      const made = await makeOffer(db, {
+    // The offers in batches of one transaction each, a savepoint an offer (offer-batch.ts): a pair
+    // taken meanwhile (by this instance or another) rolls back alone, the others still land.
+    const outcomes = await makeOffers(
+      db,
+      assignments.map((a) => ({
         orderId: a.orderId,
         driverId: a.driverId,
-        kind: a.chain ? "CHAIN" : "LIVE",
+        kind: a.chain ? ("CHAIN" as const) : ("LIVE" as const),
         source: a.source,
         arrivalSeconds: a.arrivalSeconds,
-        acceptSeconds: c.settings.acceptSeconds,
+        acceptSeconds: byOrder.get(a.orderId)!.settings.acceptSeconds,
         actor: SYSTEM_ACTOR,
-      }).catch((error: unknown) => {
-        // The order or the driver changed since the round read them (a driver
-        // took a free order, went off shift, answered another offer): expected,
-        // the next round sees the new state. Anything else is worth a warning.
-        if (isDomainError(error) && error.code === "CONFLICT") {
-          log.debug("dispatch: an offer was overtaken", { orderId: a.orderId, driverId: a.driverId, reason: error.details.reasonKey ?? error.details.reason });
-        } else {
-          log.warn("dispatch: an offer failed", { orderId: a.orderId, driverId: a.driverId, error: error instanceof Error ? error.message : String(error) });
-        }
-        return undefined;
-      });
-      if (made) report.offers += 1;
-    };
-    await Promise.all(
-      Array.from({ length: Math.min(OFFER_CONCURRENCY, assignments.length) }, async () => {
-        while (next < assignments.length) await offerOne(assignments[next++]!);
-      }),
+      })),
     );
+    outcomes.forEach((outcome, k) => {
+      const a = assignments[k]!;
+      if ("made" in outcome) report.offers += 1;
+      // The order or the driver changed since the round read them (a driver took a free order, went off shift,
+      // answered another offer): expected, the next round sees the new state. Anything else is worth a warning.
+      else if ("refused" in outcome) log.debug("dispatch: an offer was overtaken", { orderId: a.orderId, driverId: a.driverId, reason: reasonOf(outcome.refused) });
+      else log.warn("dispatch: an offer failed", { orderId: a.orderId, driverId: a.driverId, error: outcome.failed instanceof Error ? outcome.failed.message : String(outcome.failed) });
+    });
+    await phase("offers");
   }
   return report;
 }
@@ -202,16 +217,29 @@ export async function dispatchRound(db: Db, state: RoundState, now = new Date())
  * Greedy orders every round; batched ones in the batch when it is due (and
  * between batches only by the parking-queue rule). One driver at most once.
  */
-function planCity(chosen: Candidate[], orders: OrderToDispatch[], drivers: DriverToDispatch[], matrix: number[][], batchDue: boolean): Assignment[] {
+function reasonOf(error: unknown): unknown {
+  return isDomainError(error) ? (error.details.reasonKey ?? error.details.reason) : error instanceof Error ? error.message : String(error);
+}
+
+function planCity(chosen: Candidate[], orders: OrderToDispatch[], drivers: DriverToDispatch[], arrivals: Array<Map<number, number>>, batchDue: boolean): Assignment[] {
   const index = new Map(drivers.map((d, j) => [d.id, j]));
-  const arrivalIn = (subset: number[], pool: DriverToDispatch[]) => (r: number, j: number) => matrix[subset[r]!]![index.get(pool[j]!.id)!];
+  // A subset of the orders against a subset of the drivers: their arrival times and each order's candidates, in the subsets' indices.
+  const within = (subset: number[], pool: DriverToDispatch[]) => {
+    const at = pool.map((d) => index.get(d.id)!);
+    const back = new Map(at.map((j, k) => [j, k]));
+    const arrival: ArrivalOf = (r, j) => arrivals[subset[r]!]!.get(at[j]!);
+    const candidatesOf: CandidatesOf = (r) => [...arrivals[subset[r]!]!.keys()].flatMap((j) => (back.has(j) ? [back.get(j)!] : []));
+    return { arrival, candidatesOf };
+  };
   const greedy = chosen.flatMap((c, i) => (c.settings.strategy === "GREEDY" ? [i] : []));
-  const first = greedy.length ? planAssignments(greedy.map((i) => orders[i]!), drivers, arrivalIn(greedy, drivers), "GREEDY") : [];
+  const g = within(greedy, drivers);
+  const first = greedy.length ? planAssignments(greedy.map((i) => orders[i]!), drivers, g.arrival, "GREEDY", undefined, g.candidatesOf) : [];
   const used = new Set(first.map((a) => a.driverId));
   const pool = drivers.filter((d) => !used.has(d.id));
   const batched = chosen.flatMap((c, i) => (c.settings.strategy === "BATCHED" ? [i] : []));
   if (batched.length === 0 || pool.length === 0) return first;
   const subset = batched.map((i) => orders[i]!);
-  if (batchDue) return [...first, ...planAssignments(subset, pool, arrivalIn(batched, pool), "BATCHED")];
-  return [...first, ...queueAssign(subset, pool, arrivalIn(batched, pool), new Set()).assigned];
+  const b = within(batched, pool);
+  if (batchDue) return [...first, ...planAssignments(subset, pool, b.arrival, "BATCHED", undefined, b.candidatesOf)];
+  return [...first, ...queueAssign(subset, pool, b.arrival, new Set(), b.candidatesOf).assigned];
 }

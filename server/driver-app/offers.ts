@@ -120,7 +120,7 @@ export const MAX_STREAMS_PER_DRIVER = 3;
 const openStreams = new Map<number, number>();
 
 /** Server-sent events: `event: offer` with the offer (or null when it is gone), a comment now and then to keep the line open. */
-export function offerStream(db: Db, me: DriverIdentity, maxSeconds = STREAM_SECONDS) {
+export function offerStream(db: Db, me: DriverIdentity, maxSeconds = STREAM_SECONDS, afterMessage?: number) {
   return async (write: (chunk: string) => void, signal: AbortSignal): Promise<void> => {
     const open = openStreams.get(me.id) ?? 0;
     if (open >= MAX_STREAMS_PER_DRIVER) {
@@ -129,7 +129,7 @@ export function offerStream(db: Db, me: DriverIdentity, maxSeconds = STREAM_SECO
     }
     openStreams.set(me.id, open + 1);
     try {
-      await streamOffers(db, me, maxSeconds, write, signal);
+      await streamOffers(db, me, maxSeconds, write, signal, afterMessage);
     } finally {
       const left = (openStreams.get(me.id) ?? 1) - 1;
       if (left > 0) openStreams.set(me.id, left);
@@ -138,11 +138,14 @@ export function offerStream(db: Db, me: DriverIdentity, maxSeconds = STREAM_SECO
   };
 }
 
-async function streamOffers(db: Db, me: DriverIdentity, maxSeconds: number, write: (chunk: string) => void, signal: AbortSignal): Promise<void> {
+async function streamOffers(db: Db, me: DriverIdentity, maxSeconds: number, write: (chunk: string) => void, signal: AbortSignal, afterMessage?: number): Promise<void> {
   const until = Date.now() + maxSeconds * 1000;
   let last = "";
-  // Dispatch's messages written from now on are pushed as `event: message`.
-  let lastMessage = await lastMessageId(db, me.id);
+  // Dispatch's messages after the cursor are pushed as `event: message`: the phone's (`after_message`, the `id:` of
+  // the last stream's events) when it reconnects, so that nothing written between two streams is left unpushed;
+  // else those written from now on. Never past the newest message (a cursor from elsewhere would mute the next ones).
+  const newest = await lastMessageId(db, me.id);
+  let lastMessage = afterMessage === undefined ? newest : Math.min(afterMessage, newest);
   // Messages are read at the start, when one is announced, and after a quiet wait (in case an announcement was lost).
   let woke: Wake = "timeout";
   while (!signal.aborted && Date.now() < until) {
@@ -156,12 +159,13 @@ async function streamOffers(db: Db, me: DriverIdentity, maxSeconds: number, writ
     const key = live && live.offer_id !== null ? String(live.offer_id) : "none";
     // The order is read only for an offer the phone has not been sent.
     if (key !== last) {
-      write(`event: offer\ndata: ${JSON.stringify({ offer: await offerView(db, me, live) })}\n\n`);
+      // `id:` is the stream's message cursor, for the next stream's `after_message`.
+      write(`id: ${lastMessage}\nevent: offer\ndata: ${JSON.stringify({ offer: await offerView(db, me, live) })}\n\n`);
       last = key;
     }
     if (woke !== "offer") {
       for (const message of await newFromDispatch(db, me.id, lastMessage)) {
-        write(`event: message\ndata: ${JSON.stringify({ message })}\n\n`);
+        write(`id: ${message.id}\nevent: message\ndata: ${JSON.stringify({ message })}\n\n`);
         lastMessage = message.id;
       }
     }

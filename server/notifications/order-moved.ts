@@ -7,6 +7,7 @@ import { enqueue } from "./outbox";
 import { callbackFields, renderCallbackUrl, type CallbackOrder } from "./callback-template";
 import type { MovedOrder } from "../orders/move-order";
 import { passengerSmsOnMove } from "../sms/compose";
+import { sqlQuery } from "../db/sql";
 
 /**
  * The integrator's status callback for a move, or null when its key has no
@@ -20,6 +21,16 @@ export function statusCallback(template: string | null | undefined, fields: Call
 }
 
 export async function notifyOrderMoved(tx: Tx, moved: MovedOrder): Promise<void> {
+  // The passenger's SMS first (the same ordering key: it leaves before the callback), from the service's template.
+  await passengerSmsOnMove(tx, moved);
+  // The order's fields are read only for a key with a callback: most moves
+  // have none, and the dispatch makes hundreds a round (docs/performance.md, "Round four").
+  const [key] = await sqlQuery<{ callback: boolean }>(
+    tx,
+    `SELECT k.callback_template IS NOT NULL AND k.revoked_at IS NULL AS callback FROM orders o JOIN api_key k ON k.id = o.api_key_id WHERE o.id = $1`,
+    [moved.id],
+  );
+  if (!key?.callback) return;
   const order = await tx.order.findUniqueOrThrow({
     where: { id: moved.id },
     select: {
@@ -38,8 +49,6 @@ export async function notifyOrderMoved(tx: Tx, moved: MovedOrder): Promise<void>
     },
   });
   const fields = callbackFields({ ...order, clientBonus: order.client?.bonus ?? null }, moved.statusCode, moved.to);
-  // The passenger's SMS first (the same ordering key: it leaves before the callback), from the service's template.
-  await passengerSmsOnMove(tx, moved);
   const template = order.apiKey && !order.apiKey.revokedAt ? order.apiKey.callbackTemplate : null;
   const callback = statusCallback(template, fields, order.id, order.apiKey?.id ?? null);
   if (callback) await enqueue(tx, callback);

@@ -29,6 +29,8 @@ export interface MoveOrderInput {
   arrivalMinutes?: number;
   /** When the move was made, if earlier than now (a driver's move replayed after a connection loss); bounds in move-time.ts. */
   at?: Date;
+  /** The order's row as the caller read it under its lock in this transaction, unchanged since (the lock is not taken twice). */
+  locked?: LockedOrder;
 }
 
 export interface MovedOrder {
@@ -48,7 +50,7 @@ export interface MovedOrder {
   driverBalance?: { driverId: number; balance: string };
 }
 
-interface LockedOrder {
+export interface LockedOrder {
   id: number;
   uuid: string;
   state: string;
@@ -76,7 +78,7 @@ export async function lockOrder(tx: Tx, ref: { orderId?: number; uuid?: string }
 
 /** The move inside a caller's transaction (effects included, events not yet published). */
 export async function moveOrderInTx(tx: Tx, input: MoveOrderInput): Promise<MovedOrder> {
-  const order = await lockOrder(tx, input);
+  const order = input.locked ?? (await lockOrder(tx, input));
   const from = order.state;
   if (!isOrderState(from)) throw new OrderError("CONFLICT", { reason: `unknown stored state ${from}` });
   if (input.expectedVersion !== undefined && input.expectedVersion !== order.version) {
@@ -108,44 +110,53 @@ export async function moveOrderInTx(tx: Tx, input: MoveOrderInput): Promise<Move
   // arrival recorded, changes nothing). A trip in progress ends now; one
   // that went through AWAITING_PAYMENT ended with that move.
   if (input.to === "DONE_SUCCESSFUL" && order.driver_id !== null) await finalMeterInTx(tx, order.id, from === "IN_PROCESS" ? now : undefined);
-  const updated = await tx.order.update({
-    where: { id: order.id },
-    data: {
-      state: input.to,
-      statusCode: codeOf(input.to),
-      driverId,
-      version: { increment: 1 },
-      ...(input.to === "IN_PROCESS" ? { startTime: now } : {}),
-      ...(input.arrivalMinutes !== undefined ? { arrivalAt: new Date(now.getTime() + input.arrivalMinutes * 60_000) } : {}),
-      ...(isDone(input.to) && input.reason ? { cancelReason: input.reason } : {}),
-    },
-    select: { id: true, uuid: true, driverId: true, regionId: true, version: true },
-  });
-  await tx.orderStatusChange.create({
-    data: {
-      orderId: order.id,
-      fromState: from,
-      toState: input.to,
-      toCode: codeOf(input.to),
-      actorType: input.actor.type,
-      actorId: input.actor.id,
-      reason: input.reason ?? "",
-      at: now,
-    },
-    select: { id: true },
-  });
+  // The order's row and its history in one statement, by hand: a move is made
+  // hundreds of times a round by the dispatch (docs/performance.md, "Round
+  // four"), and each ORM call cost a query compilation in the process.
+  // Times go as ISO strings cast to timestamp: stored in UTC, as Prisma writes them.
+  const updated = (
+    await sqlQuery<{ id: number; uuid: string; driver_id: number | null; region_id: number | null; version: number }>(
+      tx,
+      `WITH u AS (
+         UPDATE orders SET state = $2, status_code = $3, driver_id = $4, version = version + 1, updated_at = $5::timestamp,
+                start_time = CASE WHEN $6::boolean THEN $7::timestamp ELSE start_time END,
+                arrival_at = COALESCE($8::timestamp, arrival_at),
+                cancel_reason = COALESCE($9::text, cancel_reason)
+          WHERE id = $1
+          RETURNING id, uuid::text AS uuid, driver_id, region_id, version),
+       h AS (
+         INSERT INTO order_status_change (order_id, from_state, to_state, to_code, actor_type, actor_id, reason, at)
+         SELECT id, $10, $2, $3, $11::"ActorType", $12, $13, $7::timestamp FROM u)
+       SELECT id, uuid, driver_id, region_id, version FROM u`,
+      [
+        order.id,
+        input.to,
+        codeOf(input.to),
+        driverId,
+        new Date().toISOString(),
+        input.to === "IN_PROCESS",
+        now.toISOString(),
+        input.arrivalMinutes !== undefined ? new Date(now.getTime() + input.arrivalMinutes * 60_000).toISOString() : null,
+        isDone(input.to) && input.reason ? input.reason : null,
+        from,
+        input.actor.type,
+        input.actor.id ?? null,
+        input.reason ?? "",
+      ],
+    )
+  )[0]!;
   const moved: MovedOrder = {
     id: updated.id,
     uuid: updated.uuid,
     from,
     to: input.to,
     statusCode: codeOf(input.to),
-    driverId: updated.driverId,
-    regionId: updated.regionId,
+    driverId: updated.driver_id,
+    regionId: updated.region_id,
     version: updated.version,
     actor: input.actor,
   };
-  moved.changedDrivers = await syncDriverState(tx, order.driver_id, updated.driverId);
+  moved.changedDrivers = await syncDriverState(tx, order.driver_id, updated.driver_id);
   await runMoveSubscribers(tx, moved);
   return moved;
 }
@@ -155,11 +166,17 @@ async function syncDriverState(tx: Tx, before: number | null, after: number | nu
   const changed: number[] = [];
   for (const driverId of new Set([before, after])) {
     if (driverId === null) continue;
-    const holding = await tx.order.count({ where: { driverId, state: { in: DRIVER_HOLDING_STATES } } });
-    const { count } = await tx.driver.updateMany({
-      where: { id: driverId, state: holding > 0 ? { not: "BUSY" } : "BUSY" },
-      data: { state: holding > 0 ? "BUSY" : "FREE" },
-    });
+    // BUSY while an order in a holding state has the driver (from any other state), FREE again when none has.
+    const rows = await sqlQuery<{ id: number }>(
+      tx,
+      `WITH h AS (SELECT EXISTS (SELECT 1 FROM orders WHERE driver_id = $1 AND state = ANY($2::text[])) AS holding)
+       UPDATE driver d SET state = (CASE WHEN h.holding THEN 'BUSY' ELSE 'FREE' END)::"DriverState"
+         FROM h
+        WHERE d.id = $1 AND CASE WHEN h.holding THEN d.state <> 'BUSY' ELSE d.state = 'BUSY' END
+        RETURNING d.id`,
+      [driverId, DRIVER_HOLDING_STATES],
+    );
+    const count = rows.length;
     if (count > 0) changed.push(driverId);
   }
   return changed;

@@ -10,6 +10,7 @@ import { cityRoads } from "./graph-cache";
 import type { Snap } from "./graph";
 import { paceAt } from "./speeds";
 import { localHour } from "../geo/local-hour";
+import { loopPacer } from "../loop-turn";
 
 export interface RoadRoute {
   metres: number;
@@ -63,9 +64,7 @@ export async function arrivalSeconds(
 
 /**
  * The arrival times of many cars at many pickups: matrix[pickup][car] in
- * seconds (undefined as for arrivalSeconds). The cars are put on the roads
- * once, then one backward search per pickup: for batched assignment, orders
- * x free drivers.
+ * seconds (undefined as for arrivalSeconds): every car for every pickup.
  */
 export async function arrivalMatrix(
   db: DbOrTx,
@@ -74,39 +73,68 @@ export async function arrivalMatrix(
   cars: readonly GeoPoint[],
   options: { at?: Date; maxSeconds?: number } = {},
 ): Promise<Array<Array<number | undefined>>> {
-  const none = () => cars.map((): number | undefined => undefined);
-  if (cars.length === 0 || pickups.length === 0) return pickups.map(none);
+  const every = cars.map((_, i) => i);
+  return arrivalLists(db, cityId, pickups, cars, pickups.map(() => every), options);
+}
+
+/**
+ * The arrival times at each pickup of its own cars: lists[pickup][k] is the
+ * time of cars[carsOf[pickup][k]] (undefined as for arrivalSeconds). The cars
+ * are put on the roads once, then one backward search per pickup, which
+ * stops when its own cars are reached: a round's candidates within a radius
+ * make a search of the neighbourhood, not of the city (docs/performance.md,
+ * "Round four": 300 searches to every one of 10,000 cars took seconds).
+ */
+export async function arrivalLists(
+  db: DbOrTx,
+  cityId: number,
+  pickups: readonly GeoPoint[],
+  cars: readonly GeoPoint[],
+  carsOf: ReadonlyArray<readonly number[]>,
+  options: { at?: Date; maxSeconds?: number } = {},
+): Promise<Array<Array<number | undefined>>> {
+  const none = (i: number) => (carsOf[i] ?? []).map((): number | undefined => undefined);
+  if (cars.length === 0 || pickups.length === 0) return pickups.map((_, i) => none(i));
   const roads = await cityRoads(db, cityId);
   const router = roads.router;
-  if (!router) return pickups.map(none);
+  if (!router) return pickups.map((_, i) => none(i));
   const maxMetres = config().ROUTE_SNAP_METRES;
-  const snaps = cars.map((p) => router.graph.snap(p.lat, p.lon, maxMetres));
-  const on = snaps.flatMap((s, i) => (s ? [{ snap: s, i }] : []));
-  const starts = on.map((x) => x.snap);
+  // Each car snapped once, when a pickup first asks for it (null: off the roads).
+  const snaps: Array<Snap | null | undefined> = new Array(cars.length);
+  const snapOf = (c: number) => {
+    if (snaps[c] === undefined) snaps[c] = router.graph.snap(cars[c]!.lat, cars[c]!.lon, maxMetres) ?? null;
+    return snaps[c];
+  };
   const pace = paceAt(router.graph.speeds, localHour(options.at ?? new Date(), roads.timezone));
   // One search per pickup, the event loop let go between them every few
   // milliseconds: a round's 300 searches took 0.5–2 s in one piece under
   // load, and every request of the instance (a fleet's positions) waited
   // behind them (docs/performance.md, "A fleet of ten thousand").
   const rows: Array<Array<number | undefined>> = [];
-  let since = performance.now();
-  for (const pickup of pickups) {
-    if (performance.now() - since > YIELD_AFTER_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      since = performance.now();
-    }
-    const out = none();
+  const turn = loopPacer();
+  for (const [p, pickup] of pickups.entries()) {
+    await turn();
+    const out = none(p);
     rows.push(out);
     const target = router.graph.snap(pickup.lat, pickup.lon, maxMetres);
     if (!target) continue;
-    const times = router.timesTo(target, starts, pace, options.maxSeconds);
-    on.forEach(({ i }, k) => {
-      const t = times[k]!;
-      out[i] = Number.isFinite(t) ? Math.round(t) : undefined;
+    const mine = carsOf[p] ?? [];
+    const on = mine.flatMap((c, k) => {
+      const snap = snapOf(c);
+      return snap ? [{ snap, k }] : [];
+    });
+    if (on.length === 0) continue;
+    const times = router.timesTo(
+      target,
+      on.map((x) => x.snap),
+      pace,
+      options.maxSeconds,
+    );
+    on.forEach(({ k }, n) => {
+      const t = times[n]!;
+      out[k] = Number.isFinite(t) ? Math.round(t) : undefined;
     });
   }
   return rows;
 }
 
-/** How long the arrival searches run before the event loop gets a turn. */
-const YIELD_AFTER_MS = 8;

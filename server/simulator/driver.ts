@@ -71,6 +71,8 @@ export class SimDriver {
   private noShow = false;
   private rejectAt: number | null = null;
   private nextOfferCheckAt = 0;
+  /** When a free driver next asks for a region hint (GET /hint). */
+  private nextHintAt = 0;
   /** The offer this driver chose to let time out: read again from GET /offer, it stays unanswered until its deadline. */
   private ignoredOfferId: number | null = null;
   /** An offer of automatic dispatch being considered: answered at `at` (never, for a driver who lets it time out). */
@@ -405,10 +407,11 @@ export class SimDriver {
       }
       return;
     }
-    // Cruise or stand: a free car moves about its part of town.
+    // Cruise or stand: a free car moves about its part of town, or follows a region hint now and then.
     if (!this.trip || this.trip.arrived) {
       if (now < this.parkedUntil) return;
       this.trip = null;
+      if (await this.followHint(now)) return;
       if (this.rng.chance(0.4)) {
         this.parkedUntil = now + this.rng.range(60, 300);
         return;
@@ -416,6 +419,21 @@ export class SimDriver {
       const target = this.engine.city.near(this.rng, this.pos, 2000);
       if (target) this.startTrip(target, this.rng.range(14, 30));
     }
+  }
+
+  /**
+   * Asks for a region hint at most once a simulated minute while free and
+   * standing, and follows it with the setting's probability: drives toward
+   * its target (as a driver who tapped "route" would). True when it set off.
+   */
+  private async followHint(now: number): Promise<boolean> {
+    const share = this.engine.options.hintFollowShare;
+    if (share <= 0 || now < this.nextHintAt) return false;
+    this.nextHintAt = now + 60;
+    const hint = (await this.client.get("hint")).hint as { target: GeoPoint } | null;
+    if (!hint || !this.rng.chance(share)) return false;
+    this.startTrip({ lat: hint.target.lat, lon: hint.target.lon }, this.rng.range(20, 35));
+    return true;
   }
 
   // ------------------------------------------------------------ offers of automatic dispatch
@@ -454,7 +472,7 @@ export class SimDriver {
     if (!offer || offer.offer_id === this.ignoredOfferId) return;
     const r = this.rng.float();
     const refuseShare = this.engine.options.driverRejectShare * 3;
-    const answer = r < refuseShare ? "refuse" : r < refuseShare + 0.04 ? "ignore" : "accept";
+    const answer = r < refuseShare ? "refuse" : r < refuseShare + this.engine.options.driverIgnoreShare ? "ignore" : "accept";
     if (answer === "ignore") this.ignoredOfferId = offer.offer_id;
     this.pending = { uuid: offer.order.uuid, kind: offer.kind, at: now + this.rng.range(3, 12), answer, order: offer.order };
   }

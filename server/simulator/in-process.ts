@@ -56,6 +56,7 @@ export async function startSimulation(listen: { host: string; port: number; sche
     speedUp: cfg.SIMULATE_SPEEDUP,
     seed: cfg.SIMULATE_SEED,
     cityKm: cfg.SIMULATE_CITY_KM,
+    hintFollowShare: cfg.SIMULATE_HINT_FOLLOW,
     reportEveryMinutes: 5,
     log: (line) => log.info(line),
   });

@@ -33,6 +33,8 @@ export interface SimulationOptions {
   noShowShare?: number;
   /** Share of orders a driver gives back after taking them. */
   driverRejectShare?: number;
+  /** Share of automatic offers a driver lets time out (reads, never answers). */
+  driverIgnoreShare?: number;
   shiftMinutes?: [number, number];
   breakMinutes?: [number, number];
   /** Share of the drivers who go on shift at the start (the rest later). */
@@ -41,6 +43,8 @@ export interface SimulationOptions {
   reportEveryMinutes?: number;
   /** Radius in km of the offers a free driver looks at. */
   offerRadiusKm?: number;
+  /** The share of region hints (GET /hint) a free driver follows, driving toward the target (0: never asks). */
+  hintFollowShare?: number;
   log?: (line: string) => void;
   verbose?: boolean;
   /** Other actors run every tick after the drivers (the exchange participant). */
@@ -64,11 +68,13 @@ export const DEFAULT_OPTIONS: Omit<ResolvedOptions, "baseUrl" | "apiKey" | "prov
   cancelShare: 0.05,
   noShowShare: 0.03,
   driverRejectShare: 0.03,
+  driverIgnoreShare: 0.04,
   shiftMinutes: [180, 480],
   breakMinutes: [20, 60],
   onShiftShare: 0.85,
   reportEveryMinutes: 5,
   offerRadiusKm: 4,
+  hintFollowShare: 0,
   verbose: false,
 };
 

@@ -2,6 +2,26 @@
 // driver chooses the language in the app; it is remembered on the device.
 export type DriverLocale = "ru" | "en";
 
+/** The Russian noun's form for a count: one (1, 21), few (2–4, 22–24), many (0, 5–20, 25…). */
+function ruCount(n: number, one: string, few: string, many: string): string {
+  const tens = n % 100;
+  const units = n % 10;
+  const form = tens >= 11 && tens <= 14 ? many : units === 1 ? one : units >= 2 && units <= 4 ? few : many;
+  return `${n} ${form}`;
+}
+
+/** What the region hint's card says the rule measured (GET /hint's reason). */
+export interface HintReason {
+  /** The city's recent orders the rule weighed, within the last `windowMinutes`. */
+  pickups: number;
+  windowMinutes: number;
+  /** Of them, the ones in the suggested region, and the free cars there now. */
+  regionOrders: number;
+  freeCars: number;
+  /** By how much waiting there shortens the orders' mean time to their nearest free car (seconds). */
+  savesSeconds: number;
+}
+
 const ru = {
   appName: "Такси — водитель",
   language: "Язык",
@@ -48,6 +68,13 @@ const ru = {
   awayTitle: "Вы «отошли»: заказы не предлагаются",
   awayText: (since: string) => `С ${since} вы пропустили несколько предложений подряд, и автоматическое распределение перестало предлагать вам заказы. Нажмите «Я на месте» (или примите заказ, встаньте в очередь, начните движение) — и предложения вернутся.`,
   awayBack: "Я на месте",
+  hintTitle: (region: string, minutes: number) => `Лучше ждать заказ в районе ${region} — ${minutes} мин`,
+  hintText: (r: HintReason) =>
+    `За ${r.windowMinutes} мин по городу ${ruCount(r.pickups, "заказ", "заказа", "заказов")}, ${r.regionOrders} из них в этом районе; там ${ruCount(r.freeCars, "свободная машина", "свободные машины", "свободных машин")}. Если ждать там, ближайшая свободная машина будет у заказа в среднем на ${r.savesSeconds < 90 ? `${r.savesSeconds} с` : `${Math.round(r.savesSeconds / 60)} мин`} быстрее. Это подсказка, не заказ: предложения приходят как обычно.`,
+  hintRoute: "Маршрут",
+  hintHideRoute: "Скрыть маршрут",
+  hintDismiss: "Закрыть",
+  hintMap: "Маршрут к месту ожидания",
   stalePosition: "Координаты давно не приходили: заказы не предлагаются. Включите геолокацию.",
   queueNeedsFree: "В очередь можно встать свободным, на смене, с известным местоположением",
   breakToggle: "Перерыв",
@@ -208,6 +235,13 @@ const en: DriverStrings = {
   awayTitle: "You are set away: no orders are offered",
   awayText: (since: string) => `Since ${since} you let several offers in a row time out, so automatic dispatch stopped offering you orders. Press "I'm back" (or take an order, join a queue, start driving) and the offers come again.`,
   awayBack: "I'm back",
+  hintTitle: (region: string, minutes: number) => `Better to wait for orders in ${region} — ${minutes} min`,
+  hintText: (r: HintReason) =>
+    `${r.pickups} ${r.pickups === 1 ? "order" : "orders"} in the city in the last ${r.windowMinutes} min, ${r.regionOrders} of them in this region; ${r.freeCars} free ${r.freeCars === 1 ? "car" : "cars"} there. Waiting there, the nearest free car reaches an order ${r.savesSeconds < 90 ? `${r.savesSeconds} s` : `${Math.round(r.savesSeconds / 60)} min`} sooner on average. A hint, not an order: offers come as usual.`,
+  hintRoute: "Route",
+  hintHideRoute: "Hide route",
+  hintDismiss: "Dismiss",
+  hintMap: "Route to where to wait",
   stalePosition: "Your position has not arrived for a while: no orders are offered. Turn on location.",
   queueNeedsFree: "Join a queue while free, on shift, with a known position",
   breakToggle: "Break",

@@ -4,11 +4,14 @@
 // the order (its app is alive, and it is the nearest); a driver who lets
 // DISPATCH_AWAY_AFTER_TIMEOUTS offers in a row time out is set away — the
 // driver app's /me and the console's drivers list say so, and reports of the
-// same spot do not bring the driver back — until the car moves.
+// same spot do not bring the driver back — until the car moves. And the
+// scarcity caps on the server's own rounds (server/dispatch/core/scarcity.ts):
+// with free orders at least four times the free cars, a car beyond
+// DISPATCH_DEEP_SCARCE_RADIUS_KM (default 2) is not offered them.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startServer, type StartedServer } from "../support/server";
 import { cloneTemplate, TEST_DB, type TestDatabase } from "../reliability/support/db";
-import { APP_SECRET, Console, DEFAULT_SETTINGS, DriverApp, dispatchApi, offset, quietCity, waitFor } from "../support/dispatch-world";
+import { APP_SECRET, Console, DEFAULT_SETTINGS, DriverApp, dispatchApi, offset, placeOrderAt, quietCity, waitFor } from "../support/dispatch-world";
 
 let server: StartedServer;
 let database: TestDatabase | undefined;
@@ -35,21 +38,7 @@ async function liveness(app: DriverApp): Promise<Liveness> {
 
 async function order(at: { lat: number; lon: number }): Promise<{ uuid: string; id: number }> {
   phone += 1;
-  const reply = await dispatchApi(server.url, server.apiKey, "POST", "order", {
-    phone: `8${phone}`,
-    street: "ул. Ленина",
-    house: "1",
-    lat: at.lat,
-    lon: at.lon,
-    service_id: serviceId,
-    moderation_required: "no",
-    need_notify: "no",
-    extras: "[]",
-  });
-  expect(reply.status, JSON.stringify(reply.error)).toBe("DONE");
-  const uuid = String(reply.response.uuid);
-  const board = await console_.query<{ items: Array<{ id: number; uuid: string }> }>("orders.board", { filter: { group: "all", q: String(phone) }, limit: 10 });
-  return { uuid, id: board.items.find((r) => r.uuid === uuid)!.id };
+  return placeOrderAt(server, console_, at, String(phone), serviceId);
 }
 
 async function attempts(orderId: number) {
@@ -192,5 +181,27 @@ describe("silent drivers", () => {
       await cancel(o.uuid);
     });
     await other.ok("POST", "shift/end");
+  });
+});
+
+describe("scarcity on the server's rounds", () => {
+  it("four free orders against one free car 2.5 km away: not offered (the 2 km cap); three: offered (the 3 km radius)", async () => {
+    const car = drivers[4]!;
+    const spot = offset(centre, 2500);
+    // The orders first, nobody on shift: they stay free (no candidate), four against the one car to come.
+    const orders: Array<{ uuid: string; id: number }> = [];
+    for (let i = 0; i < 4; i++) orders.push(await order(centre));
+    await car.ok("POST", "shift/start", spot);
+    await reporting(car, spot, async () => {
+      expect(await car.offer(4)).toBeNull();
+      for (const o of orders) expect(await attempts(o.id)).toEqual([]);
+      // Three against one: scarce, not deeply: the settings' 3 km radius, and the car is offered one of them.
+      await cancel(orders[0]!.uuid);
+      const offer = await waitFor("an offer", () => car.offer(5).then((o) => o ?? undefined), 20);
+      expect(orders.slice(1).map((o) => o.uuid)).toContain(offer.order.uuid);
+      await car.ok("POST", "offer/refuse", { uuid: offer.order.uuid });
+    });
+    for (const o of orders.slice(1)) await cancel(o.uuid);
+    await car.ok("POST", "shift/end");
   });
 });

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startServer, type StartedServer } from "../support/server";
 import { cloneTemplate, TEST_DB, type TestDatabase } from "../reliability/support/db";
-import { APP_SECRET, Console, DEFAULT_SETTINGS, DriverApp, dispatchApi, localText, offset, quietCity, waitFor } from "../support/dispatch-world";
+import { APP_SECRET, Console, DEFAULT_SETTINGS, DriverApp, dispatchApi, localText, offset, placeOrderAt, quietCity, waitFor } from "../support/dispatch-world";
 
 let server: StartedServer;
 let database: TestDatabase | undefined;
@@ -29,26 +29,7 @@ async function settings(more: Partial<Record<keyof typeof DEFAULT_SETTINGS, unkn
 
 async function order(at: { lat: number; lon: number }, more: Record<string, string | number> = {}): Promise<{ uuid: string; id: number }> {
   phone += 1;
-  const reply = await dispatchApi(server.url, server.apiKey, "POST", "order", {
-    phone: `8${phone}`,
-    street: "ул. Ленина",
-    house: "1",
-    lat: at.lat,
-    lon: at.lon,
-    service_id: serviceId,
-    moderation_required: "no",
-    need_notify: "no",
-    // No extras (not even the service's defaults): every car of the suite may take the order.
-    extras: "[]",
-    ...more,
-  });
-  expect(reply.status, JSON.stringify(reply.error)).toBe("DONE");
-  const uuid = String(reply.response.uuid);
-  // The order's number, as a dispatcher finds it on the board by the phone.
-  const board = await console_.query<{ items: Array<{ id: number; uuid: string }> }>("orders.board", { filter: { group: "all", q: String(phone) }, limit: 10 });
-  const row = board.items.find((r) => r.uuid === uuid);
-  expect(row, "the order on the board").toBeDefined();
-  return { uuid, id: row!.id };
+  return placeOrderAt(server, console_, at, String(phone), serviceId, more);
 }
 
 async function code(uuid: string): Promise<number> {

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startServer, type StartedServer } from "../support/server";
 import { cloneTemplate, TEST_DB, type TestDatabase } from "../reliability/support/db";
-import { APP_SECRET, Console, DEFAULT_SETTINGS, DriverApp, dispatchApi, quietCity } from "../support/dispatch-world";
+import { APP_SECRET, Console, DEFAULT_SETTINGS, DriverApp, dispatchApi, postOrderAt, quietCity } from "../support/dispatch-world";
 
 let server: StartedServer;
 let database: TestDatabase | undefined;
@@ -52,20 +52,7 @@ interface OrderView {
 
 async function order(at: { lat: number; lon: number }, more: Record<string, string | number> = {}): Promise<string> {
   phone += 1;
-  const reply = await dispatchApi(server.url, server.apiKey, "POST", "order", {
-    phone: `8${phone}`,
-    street: "ул. Ленина",
-    house: "1",
-    lat: at.lat,
-    lon: at.lon,
-    service_id: serviceId,
-    moderation_required: "no",
-    need_notify: "no",
-    extras: "[]",
-    ...more,
-  });
-  expect(reply.status, JSON.stringify(reply.error)).toBe("DONE");
-  return String(reply.response.uuid);
+  return postOrderAt(server, at, String(phone), serviceId, more);
 }
 
 async function myOrder(app: DriverApp, uuid: string): Promise<OrderView> {
@@ -393,6 +380,42 @@ describe("messages between dispatch and drivers", () => {
     // Only newer ones with `after`; an empty text is refused.
     expect((await app.ok("GET", "messages", undefined, { after: String(answer.id) })).messages).toEqual([]);
     expect((await app.call("POST", "messages", { text: "   " })).status).toBe(400);
+  });
+
+  it("a message written between two streams is pushed on the next one, opened with the last stream's cursor", async () => {
+    const app = drivers[3]!;
+    const me = (await app.ok("GET", "me")).driver as { id: number };
+    /** Opens the stream and reads until `until` has been seen; returns what was read, the stream ended. */
+    const readStream = async (query: string, until: RegExp): Promise<string> => {
+      const controller = new AbortController();
+      const stream = await fetch(`${server.url}/driver-app/v1/offer/stream${query}`, { headers: { authorization: `Bearer ${app.key}` }, signal: controller.signal });
+      expect(stream.status).toBe(200);
+      const reader = stream.body!.getReader();
+      const decoder = new TextDecoder();
+      let seen = "";
+      while (!until.test(seen)) seen += decoder.decode((await reader.read()).value);
+      controller.abort();
+      return seen;
+    };
+    // The first stream's cursor: the `id:` of its events.
+    const first = await readStream("", /event: offer\ndata: .*\n/);
+    const cursor = Number(/id: (\d+)\nevent: offer/.exec(first)![1]);
+    expect(Number.isInteger(cursor)).toBe(true);
+    // Written while no stream is open (a phone between two connections).
+    expect(await console_.mutate("messages.send", { to: { driverId: me.id }, text: "Пока вас не было: зайдите в диспетчерскую" })).toEqual({ sent: 1 });
+    const next = await readStream(`?after_message=${cursor}`, /event: message\ndata: .*\n/);
+    const pushed = /id: (\d+)\nevent: message\ndata: (.*)\n/.exec(next)!;
+    expect(JSON.parse(pushed[2]!).message).toMatchObject({ from: "DISPATCHER", text: "Пока вас не было: зайдите в диспетчерскую" });
+    expect(Number(pushed[1])).toBeGreaterThan(cursor);
+    // A cursor past the newest message (from another phone, or made up) does not mute the next ones.
+    const ahead = readStream("?after_message=2147483647", /event: message\ndata: .*Новое после курсора.*\n/);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await console_.mutate("messages.send", { to: { driverId: me.id }, text: "Новое после курсора" })).toEqual({ sent: 1 });
+    expect(await ahead).toMatch(/Новое после курсора/);
+    // Not a number: refused in the interface's error form.
+    const bad = await fetch(`${server.url}/driver-app/v1/offer/stream?after_message=-1`, { headers: { authorization: `Bearer ${app.key}` } });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("BAD_PARAMETER");
   });
 
   it("a message to all drivers of the service reaches each of them", async () => {

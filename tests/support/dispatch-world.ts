@@ -108,6 +108,50 @@ export async function dispatchApi(base: string, apiKey: string, method: "GET" | 
   return (await res.json()) as { status: string; response: Record<string, unknown>; error?: { code: string; message: string } };
 }
 
+/**
+ * An order through the dispatch API at a point (no moderation, no SMS, no
+ * extras: every car of a suite may take it) for the client's `phone` (ten
+ * digits, unique to the test); `more` adds or overrides parameters. Its uuid.
+ */
+export async function postOrderAt(
+  server: { url: string; apiKey: string },
+  at: { lat: number; lon: number },
+  phone: string,
+  serviceId?: number,
+  more: Record<string, string | number> = {},
+): Promise<string> {
+  const reply = await dispatchApi(server.url, server.apiKey, "POST", "order", {
+    phone: `8${phone}`,
+    street: "ул. Ленина",
+    house: "1",
+    lat: at.lat,
+    lon: at.lon,
+    ...(serviceId === undefined ? {} : { service_id: serviceId }),
+    moderation_required: "no",
+    need_notify: "no",
+    extras: "[]",
+    ...more,
+  });
+  expect(reply.status, JSON.stringify(reply.error)).toBe("DONE");
+  return String(reply.response.uuid);
+}
+
+/** postOrderAt, and the order's console id as a dispatcher finds it on the board by the phone. */
+export async function placeOrderAt(
+  server: { url: string; apiKey: string },
+  console_: Console,
+  at: { lat: number; lon: number },
+  phone: string,
+  serviceId?: number,
+  more: Record<string, string | number> = {},
+): Promise<{ uuid: string; id: number }> {
+  const uuid = await postOrderAt(server, at, phone, serviceId, more);
+  const board = await console_.query<{ items: Array<{ id: number; uuid: string }> }>("orders.board", { filter: { group: "all", q: phone }, limit: 10 });
+  const row = board.items.find((r) => r.uuid === uuid);
+  expect(row, "the order on the board").toBeDefined();
+  return { uuid, id: row!.id };
+}
+
 export interface CityDrivers {
   /** Every driver of the city off shift (those holding an order stay BUSY), keyed. */
   apps: DriverApp[];

@@ -1,10 +1,10 @@
 // Issue 30's rules on cases worked out by hand: the radius growing with the
-// order's age, the region hint, the scarcity rules, the acceptance weight,
+// order's age, the region hint, the coverage hint, the scarcity rules, the acceptance weight,
 // and the liveness rules (a silent driver excluded, away after N timeouts).
 import { describe, expect, it } from "vitest";
 import { costOf, isCandidate, radiusNowKm } from "../../server/dispatch/core/eligibility";
 import { greedyAssign } from "../../server/dispatch/core/greedy";
-import { suggestRegion } from "../../server/dispatch/core/hint";
+import { suggestCoverageMove, suggestRegion, suggestShortRegion, type CoverageRule, type ShortageRule } from "../../server/dispatch/core/hint";
 import { adaptToScarcity, isScarce } from "../../server/dispatch/core/scarcity";
 import type { DriverToDispatch, OrderRules, OrderToDispatch } from "../../server/dispatch/core/types";
 import { afterTimeout, isOfferable, liveCandidateSql, livenessOf } from "../../server/dispatch/liveness";
@@ -60,6 +60,78 @@ describe("the region hint", () => {
   });
 });
 
+describe("the shortage rule's hint", () => {
+  // The last 30 minutes' demand reckoned 10 minutes ahead: expected orders = demand / 3.
+  const rule: ShortageRule = { windowMinutes: 30, horizonMinutes: 10, maxDriveSeconds: 600 };
+  const drive = (seconds: Record<number, number>) => (regionId: number) => seconds[regionId] ?? null;
+
+  it("sends a car not needed where it stands to the region most short of cars", () => {
+    const loads = [
+      // Here: 3 free cars, 3 orders expected in 10 minutes (9 / 3): each car is needed.
+      { regionId: 1, demand: 9, freeDrivers: 3 },
+      // 4 expected, 1 car: short by 3.
+      { regionId: 2, demand: 12, freeDrivers: 1 },
+      // 5 expected, 3 cars: short by 2.
+      { regionId: 3, demand: 15, freeDrivers: 3 },
+      // 1 expected, no car: short by 1.
+      { regionId: 4, demand: 3, freeDrivers: 0 },
+    ];
+    expect(suggestShortRegion(loads, 1, rule, drive({ 2: 300, 3: 100, 4: 60 }))).toBeNull();
+    // Here with 4 free cars against 3 expected: one is spare, and goes where 3 are missing.
+    const spare = loads.map((r) => (r.regionId === 1 ? { ...r, freeDrivers: 4 } : r));
+    expect(suggestShortRegion(spare, 1, rule, drive({ 2: 300, 3: 100, 4: 60 }))).toEqual({ regionId: 2, shortage: 3, seconds: 300 });
+    // Region 2 too far (over 600 s) or with nowhere to go: the next most short.
+    expect(suggestShortRegion(spare, 1, rule, drive({ 2: 601, 3: 100, 4: 60 }))?.regionId).toBe(3);
+    expect(suggestShortRegion(spare, 1, rule, drive({ 3: 100, 4: 60 }))?.regionId).toBe(3);
+  });
+
+  it("does not steer toward a region short by less than a car, and breaks ties by the shorter drive", () => {
+    const loads = [
+      { regionId: 1, demand: 0, freeDrivers: 2 },
+      // 2.67 expected against 2 cars: short by 0.67 — no hint.
+      { regionId: 2, demand: 8, freeDrivers: 2 },
+    ];
+    expect(suggestShortRegion(loads, 1, rule, drive({ 2: 60 }))).toBeNull();
+    const tie = [...loads, { regionId: 3, demand: 6, freeDrivers: 1 }, { regionId: 4, demand: 6, freeDrivers: 1 }];
+    expect(suggestShortRegion(tie, 1, rule, drive({ 3: 400, 4: 200 }))).toEqual({ regionId: 4, shortage: 1, seconds: 200 });
+  });
+});
+
+describe("the coverage rule's hint", () => {
+  // Points on a line, one second of drive per unit: the asking car first, the other cars, then the pickups.
+  const rule: CoverageRule = { windowMinutes: 60, minGainSeconds: 8, maxDriveSeconds: 600, capSeconds: 900 };
+  const line = (cars: number[], pickups: number[]) => {
+    const at = [...cars, ...pickups];
+    return (a: number, b: number) => Math.abs(at[a]! - at[b]!);
+  };
+
+  it("sends a spare car to where it most shortens the pickups' time to their nearest car", () => {
+    // Two cars at 0, pickups at 300, 400, 400: now 300 + 400 + 400 = 1100 s.
+    // To 300: 0 + 100 + 100 = 200, gain 900 / 3 = 300 s; to 400: 100 + 0 + 0 = 100, gain 1000 / 3 = 333.3 s (the first 400).
+    const move = suggestCoverageMove(2, 0, 3, line([0, 0], [300, 400, 400]), rule);
+    expect(move).toMatchObject({ pickup: 1, seconds: 400 });
+    expect(move!.gainSeconds).toBeCloseTo(1000 / 3, 6);
+  });
+
+  it("keeps a car that is the nearest to pickups where it stands", () => {
+    // Cars at 0 and 1000, a pickup at each: both served at once; moving either leaves its pickup 900 s (the cap) away.
+    expect(suggestCoverageMove(2, 0, 2, line([0, 1000], [0, 1000]), rule)).toBeNull();
+  });
+
+  it("no hint for a gain under the threshold, beyond the drive limit, or with no pickups", () => {
+    // Pickups at 10 and 0, cars at 0: now 10 + 0; to 10: 0 + 0, gain 10 / 2 = 5 s < 8.
+    expect(suggestCoverageMove(2, 0, 2, line([0, 0], [10, 0]), rule)).toBeNull();
+    // Two pickups 700 s away: a gain of 700 s but over the 600 s drive.
+    expect(suggestCoverageMove(2, 0, 2, line([0, 0], [700, 700]), rule)).toBeNull();
+    expect(suggestCoverageMove(2, 0, 0, line([0, 0], []), rule)).toBeNull();
+  });
+
+  it("counts a pickup far from every car at the cap", () => {
+    // Pickups at 2000 (900 s, the cap, from every car) and 500: now 900 + 500 = 1400; to 500: 900 + 0, gain 250 s; 2000 is over the drive limit.
+    expect(suggestCoverageMove(2, 0, 2, line([0, 0], [2000, 500]), rule)).toEqual({ pickup: 1, gainSeconds: 250, seconds: 500 });
+  });
+});
+
 describe("scarcity", () => {
   it("more free orders than free cars: the radius capped at 3 km and no chains", () => {
     const orders = [order(1), order(2)];
@@ -72,6 +144,23 @@ describe("scarcity", () => {
     expect(isCandidate(adapted[0]!, drivers[1]!, 60)).toBe(false);
     expect(isCandidate(orders[0]!, drivers[0]!, 400)).toBe(true);
     expect(isCandidate(orders[0]!, drivers[1]!, 60)).toBe(true);
+  });
+
+  it("free orders at least four times the free cars: the deeper cap; fewer: the first", () => {
+    const drivers = [driver(1, 2.5), driver(2, 1), driver(3, 0.5, { busyForSeconds: 100 })];
+    const eight = Array.from({ length: 8 }, (_, i) => order(i + 1));
+    const seven = eight.slice(0, 7);
+    // 8 orders against 2 free cars (the busy one does not count): 2 km, and the car 2.5 km away is out.
+    const deep = adaptToScarcity(eight, drivers, 3, 2);
+    expect(deep[0]!.rules).toMatchObject({ radiusKm: 2, chainSeconds: 0 });
+    expect(isCandidate(deep[0]!, drivers[0]!, 300)).toBe(false);
+    expect(isCandidate(deep[0]!, drivers[1]!, 120)).toBe(true);
+    // 7 against 2: scarce, not deeply: 3 km, the car 2.5 km away stays a candidate.
+    const shallow = adaptToScarcity(seven, drivers, 3, 2);
+    expect(shallow[0]!.rules).toMatchObject({ radiusKm: 3, chainSeconds: 0 });
+    expect(isCandidate(shallow[0]!, drivers[0]!, 300)).toBe(true);
+    // No deeper cap set: 3 km however deep.
+    expect(adaptToScarcity(eight, drivers, 3)[0]!.rules).toMatchObject({ radiusKm: 3 });
   });
 
   it("with cars to spare, or with the cap off, the rules stay as set", () => {

@@ -41,6 +41,35 @@ describe("sparse candidates", () => {
     }
   });
 
+  it("each order's candidates from the grid are exactly those of checking every driver", () => {
+    const { os, ds } = city(7, 60, 800);
+    const { pool, candidates } = candidatePool(os, ds);
+    os.forEach((o, i) => {
+      const mine = new Set(candidates[i]!.map((k) => pool[k]!.id));
+      expect(mine).toEqual(new Set(ds.filter((d) => isCandidate(o, d, 0)).map((d) => d.id)));
+    });
+  });
+
+  it("the batched assignment told each order's candidates (a round's sparse pairs) is as cheap as on every column", () => {
+    for (const seed of [8, 9]) {
+      const { os, ds } = city(seed, 40, 400);
+      const { pool, candidates } = candidatePool(os, ds);
+      const r = random(seed + 100);
+      const times = os.map((o) => pool.map((d) => Math.round((Math.hypot(o.lat - d.lat, (o.lon - d.lon) * 0.56) * 111_000) / 8.3 * (1 + r() * 0.3))));
+      // Only the candidates' times are known, as in a round (candidateArrivals).
+      const known = (i: number, j: number) => (candidates[i]!.includes(j) ? times[i]![j] : undefined);
+      const made = batchedAssign(os, pool, known, new Set(), undefined, undefined, (i) => candidates[i]!);
+      const dense = denseAssign(os, pool, (i, j) => times[i]![j]);
+      const total = (list: Array<{ orderId: number; driverId: number }>) => list.reduce((sum, a) => {
+        const i = os.findIndex((o) => o.id === a.orderId);
+        const j = pool.findIndex((d) => d.id === a.driverId);
+        return sum + costOf(os[i]!, pool[j]!, times[i]![j]!);
+      }, 0);
+      expect(made.length).toBe(dense.length);
+      expect(total(made)).toBeCloseTo(total(dense), 6);
+    }
+  });
+
   it("the batched assignment on each order's cheapest columns is as cheap as on all of them", () => {
     for (const seed of [4, 5, 6]) {
       const { os, ds } = city(seed, 40, 300);

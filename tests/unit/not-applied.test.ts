@@ -23,6 +23,15 @@ describe("failures known not to have been applied", () => {
     ["wrapped in a cause", new Error("query failed", { cause: pgError("08001") })],
     ["an adapter's kind", Object.assign(new Error("adapter"), { cause: { kind: "DatabaseNotReachable" } })],
     ["Prisma's meta", Object.assign(new Error("raw query failed"), { code: "P2010", meta: { code: "57P01" } })],
+    // Prisma 6's form of a raw statement that failed in an interactive transaction through a driver adapter
+    // (a deadlock between two dispatchers moving drivers of one stand answered 500 until this was read).
+    [
+      "a raw statement's deadlock through a driver adapter",
+      Object.assign(new Error("Raw query failed. Code: `40P01`. Message: `deadlock detected`"), {
+        code: "P2010",
+        meta: { driverAdapterError: Object.assign(new Error("deadlock detected"), { cause: { kind: "postgres", originalCode: "40P01", originalMessage: "deadlock detected" } }) },
+      }),
+    ],
   ])("%s: NOT_APPLIED", (_name, error) => {
     expect(isNotApplied(error)).toBe(true);
     expect(knownError(error)?.code).toBe("NOT_APPLIED");

@@ -63,7 +63,10 @@ export function DriverSelect({
   );
   const list = drivers.data ?? [];
   const typed = debounced.toLowerCase();
-  const sole = (typed ? list.find((d) => d.callSign.toLowerCase() === typed) : undefined) ?? (list.length === 1 ? list[0] : undefined);
+  // Only the list of what is typed now chooses by itself: the earlier text's list stays on screen while
+  // the new one loads, and its sole driver is not the one a dispatcher typing "75" after "7" means.
+  const fresh = debounced === q.trim() && !drivers.isPlaceholderData;
+  const sole = fresh ? ((typed ? list.find((d) => d.callSign.toLowerCase() === typed) : undefined) ?? (list.length === 1 ? list[0] : undefined)) : undefined;
   const soleId = sole?.id;
   const soleCallSign = sole?.callSign;
   useEffect(() => {
@@ -80,7 +83,11 @@ export function DriverSelect({
           value={q}
           autoFocus={autoFocus}
           placeholder={t.drivers.search}
-          onChange={(e) => setQ(e.target.value)}
+          onChange={(e) => {
+            setQ(e.target.value);
+            // A new search drops the choice the old one made: Enter before the new list comes gives to nobody.
+            if (value && e.target.value.trim() !== q.trim()) onChange(null);
+          }}
           aria-label={`${label}: ${t.drivers.search}`}
         />
       </label>

@@ -57,7 +57,7 @@ export function RejectDialog({ order, onClose, onDone }: { order: ModerationTarg
             aria-invalid={error ? true : undefined}
           />
         </label>
-        {error ? <div className="field-error">{error}</div> : null}
+        {error ? <div className="field-error" role="alert">{error}</div> : null}
       </form>
     </Modal>
   );
@@ -101,7 +101,7 @@ export function ApproveToDriverDialog({ order, onClose, onDone }: { order: Moder
         }}
       >
         <DriverSelect serviceId={order.serviceId} value={driver} onChange={(d) => (setDriver(d), setError(null))} label={t.order.assignDriver} autoFocus asking={gate.asking} />
-        {error ? <div className="field-error">{error}</div> : null}
+        {error ? <div className="field-error" role="alert">{error}</div> : null}
       </div>
     </Modal>
   );

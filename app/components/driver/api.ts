@@ -138,3 +138,15 @@ export async function driverCall<T>(key: string, method: "GET" | "POST", path: s
   }
   return body as T;
 }
+
+/** GET /hint: a suggested place to wait while free (docs/driver-app.md), never an order. */
+export interface RegionHint {
+  region_id: number;
+  region_name: string;
+  region_name_en: string;
+  target: { lat: number; lon: number };
+  drive_seconds: number;
+  drive_minutes: number;
+  /** What the coverage rule measured: the recent pickups weighed, the seconds waiting there saves them on average; the target region's pickups and free cars. */
+  reason: { rule: "coverage"; pickups: number; window_minutes: number; saves_seconds: number; recent_orders: number; free_drivers: number };
+}

@@ -16,6 +16,7 @@ import { usePositions } from "./use-positions";
 import { ring, unlockSound } from "./alert";
 import { OfferSheet, type OfferShown } from "./offer-sheet";
 import { ShiftScreen } from "./shift-screen";
+import { HintCard } from "./hint-card";
 import { MessagesScreen } from "./messages-screen";
 import { MoreScreen } from "./more-screen";
 import { activeOrderOf, confirmationOf, type OrderMove } from "./order-moves";
@@ -123,6 +124,16 @@ export function DriverApp({ tileUrl }: { tileUrl: string }) {
     return () => clearInterval(timer);
   }, [key, refresh, refreshPending]);
 
+  // The notice's words in the language of the moment: read by the stream's handler, so that switching the
+  // language does not close and reopen the stream (a message written during a reopening was not pushed).
+  const newMessageLabel = useRef(t.newMessage);
+  useEffect(() => {
+    newMessageLabel.current = t.newMessage;
+  }, [t.newMessage]);
+
+  // The stream's message cursor, kept across its connections (offer-stream.ts).
+  const messageCursor = useRef<number | undefined>(undefined);
+
   // The offer stream, for as long as the app is open with a key.
   useEffect(() => {
     if (!key) return;
@@ -141,15 +152,15 @@ export function DriverApp({ tileUrl }: { tileUrl: string }) {
         if (m.from === "DISPATCHER") {
           setUnread((n) => n + 1);
           ring();
-          setNotice({ kind: "info", text: `${t.newMessage}: ${m.text}` });
+          setNotice({ kind: "info", text: `${newMessageLabel.current}: ${m.text}` });
         }
       },
       onUnauthorized: signOutBadKey,
       onConnected: (c) => {
         if (c) setReachable(true);
       },
-    });
-  }, [key, refresh, signOutBadKey, t.newMessage]);
+    }, messageCursor);
+  }, [key, refresh, signOutBadKey]);
 
   // Replaying the queue when the connection is back, and while something waits every 5 s, less often while the server cannot take it (replay-backoff.ts).
   const replaying = useRef(false);
@@ -340,7 +351,10 @@ export function DriverApp({ tileUrl }: { tileUrl: string }) {
       ) : null}
       <main className="drv-main">
         {tab === "shift" ? (
-          <ShiftScreen me={me} gps={gps} queue={queuePlace} call={call} onChanged={refresh} onNotice={setNotice} hasOrder={Boolean(active)} />
+          <>
+            <HintCard free={me.on_shift && me.state === "FREE" && !me.on_break && !active} call={call} position={gps.last ?? (me.position.lat !== null && me.position.lon !== null ? { lat: me.position.lat, lon: me.position.lon } : null)} tileUrl={tileUrl} />
+            <ShiftScreen me={me} gps={gps} queue={queuePlace} call={call} onChanged={refresh} onNotice={setNotice} hasOrder={Boolean(active)} />
+          </>
         ) : null}
         {tab === "trip" ? <TripScreen order={active} orders={orders} call={call} position={gps.last ?? (me.position.lat !== null && me.position.lon !== null ? { lat: me.position.lat, lon: me.position.lon } : null)} online={online} tileUrl={tileUrl} onMove={moveOrder} /> : null}
         {tab === "messages" ? <MessagesScreen call={call} messages={messages} setMessages={setMessages} onRead={() => setUnread(0)} /> : null}

@@ -2,7 +2,7 @@
 // A street field with suggestions from the city's streets and public places
 // (searchStreets): type the beginning of any word, ↑↓ to choose, Enter or
 // Tab to take it, Esc to close.
-import { useId, useState, type Ref } from "react";
+import { useId, useRef, useState, type Ref } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTRPC } from "../trpc";
 import { useI18n } from "../i18n";
@@ -39,11 +39,16 @@ export function StreetInput({
   const listId = useId();
   const [open, setOpen] = useState(false);
   const [highlight, setHighlight] = useState(0);
+  const closing = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const q = useDebounced(value.trim(), 120);
   const streets = useQuery(
     trpc.reference.streets.queryOptions({ q: q || "-", limit: 8 }, { enabled: open && q.length >= 2, placeholderData: keepPreviousData, staleTime: 60_000 }),
   );
   const list = open && q.length >= 2 ? (streets.data ?? []) : [];
+  // The list may still be an earlier text's (kept while the new one loads, or the debounce not yet run):
+  // Enter and Tab take a suggestion only from the list of what is typed now, else a fast typist's
+  // "ул. Ленина" and Tab would become the street the list showed a moment ago.
+  const fresh = q === value.trim() && !streets.isPlaceholderData;
   const exact = list.some((s) => s.fullName.toLowerCase() === value.trim().toLowerCase());
   const showList = open && value.trim().length >= 2 && !(exact && list.length === 1);
 
@@ -76,11 +81,18 @@ export function StreetInput({
             setOpen(true);
             setHighlight(0);
           }}
-          onFocus={() => setOpen(true)}
-          onBlur={() => setTimeout(() => setOpen(false), 120)}
+          onFocus={() => {
+            // Back before the blur's close ran (Tab out and in again): the list stays open.
+            clearTimeout(closing.current);
+            setOpen(true);
+          }}
+          // Closed a moment after the blur, so that a click on a suggestion (mousedown) still lands.
+          onBlur={() => {
+            closing.current = setTimeout(() => setOpen(false), 120);
+          }}
           onKeyDown={(e) => {
             if (!showList) return;
-            const current = list[highlight];
+            const current = fresh ? list[highlight] : undefined;
             if (e.key === "ArrowDown") {
               e.preventDefault();
               setHighlight((h) => Math.min(list.length - 1, h + 1));
@@ -102,7 +114,7 @@ export function StreetInput({
         />
       </label>
       {showList ? (
-        <ul className="combo-list" id={listId} role="listbox" aria-label={label}>
+        <ul className="combo-list" id={listId} role="listbox" aria-label={label} aria-busy={!fresh || undefined}>
           {list.length === 0 && !streets.isFetching ? <li className="combo-empty">{t.newOrder.noStreets}</li> : null}
           {list.map((s, i) => (
             <li

@@ -14,6 +14,8 @@ export interface DispatchDefaults {
   steerShare: number;
   /** Under scarcity (more free orders than free cars in a round): the radius capped at this (km) and no chains; 0: off. The server's DISPATCH_SCARCE_RADIUS_KM defaults to it. */
   scarceRadiusKm: number;
+  /** Under deep scarcity (free orders at least DEEP_SCARCITY_RATIO, 4, times the free cars, scarcity.ts): the radius capped at this (km) instead; 0: off. DISPATCH_DEEP_SCARCE_RADIUS_KM. */
+  deepScarceRadiusKm: number;
 }
 
 export const PRODUCTION_DEFAULT: Readonly<DispatchDefaults> = {
@@ -34,7 +36,16 @@ export const PRODUCTION_DEFAULT: Readonly<DispatchDefaults> = {
    * 0: off). Measured (docs/dispatch.md, "batched+rating"): see there; off.
    */
   ratingWeight: 0,
-  /** The comparison's idle drivers follow region hints (hint.ts) with this probability (0: no hints). Not kept: the server has no hint endpoint and the driver app shows no hint. */
-  steerShare: 0,
+  /**
+   * The comparison's idle drivers follow the product's hint (the coverage
+   * rule, suggestCoverageMove in hint.ts, served as GET /driver-app/v1/hint)
+   * with this probability. How often real drivers follow one is not known:
+   * 0.3 is an assumption on the low side, and the comparison shows the
+   * default with none followed and with 0.6 followed beside it
+   * (docs/dispatch.md, "What the hint adds").
+   */
+  steerShare: 0.3,
   scarceRadiusKm: 3,
+  /** Measured on seeds 1–20, checked on 21–40 (docs/dispatch.md): shorter waits twice over capacity, more orders lost. */
+  deepScarceRadiusKm: 2,
 };

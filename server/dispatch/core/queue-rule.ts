@@ -3,13 +3,14 @@
 // a driver who refused it is skipped). Orders with no such driver are left to
 // the candidate rules.
 import { isCandidate } from "./eligibility";
-import type { ArrivalOf, Assignment, DriverToDispatch, OrderToDispatch } from "./types";
+import { driversFor, type ArrivalOf, type Assignment, type CandidatesOf, type DriverToDispatch, type OrderToDispatch } from "./types";
 
 export function queueAssign(
   orders: readonly OrderToDispatch[],
   drivers: readonly DriverToDispatch[],
   arrival: ArrivalOf,
   taken: Set<number>,
+  candidatesOf?: CandidatesOf,
 ): { assigned: Assignment[]; rest: number[] } {
   const assigned: Assignment[] = [];
   const rest: number[] = [];
@@ -20,12 +21,13 @@ export function queueAssign(
       continue;
     }
     let head: { j: number; position: number } | undefined;
-    drivers.forEach((d, j) => {
-      if (taken.has(d.id) || d.busyForSeconds > 0 || d.queue?.regionId !== o.regionId) return;
+    for (const j of driversFor(candidatesOf, i, drivers)) {
+      const d = drivers[j]!;
+      if (taken.has(d.id) || d.busyForSeconds > 0 || d.queue?.regionId !== o.regionId) continue;
       // The queue's head is offered whatever the distance within the region: the radius does not apply.
-      if (!isCandidate({ ...o, rules: { ...o.rules, radiusKm: Number.POSITIVE_INFINITY } }, d, arrival(i, j) ?? 0)) return;
+      if (!isCandidate({ ...o, rules: { ...o.rules, radiusKm: Number.POSITIVE_INFINITY } }, d, arrival(i, j) ?? 0)) continue;
       if (!head || d.queue.position < head.position) head = { j, position: d.queue.position };
-    });
+    }
     if (!head) {
       rest.push(i);
       continue;

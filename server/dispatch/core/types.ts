@@ -68,6 +68,19 @@ export interface DriverToDispatch {
 /** Seconds from driver to order along the roads (the straight line off them); undefined: unreachable. */
 export type ArrivalOf = (orderIndex: number, driverIndex: number) => number | undefined;
 
+/**
+ * The drivers (their indices) who may be the order's candidates; no other
+ * is. A round passes its sparse pairs (the radius and the rules that need no
+ * arrival time), so that a rule looks at ~200 drivers an order, not the
+ * fleet. Absent: every driver.
+ */
+export type CandidatesOf = (orderIndex: number) => Iterable<number>;
+
+/** The drivers to look at for an order: its candidates when known, else every driver. */
+export function driversFor(candidatesOf: CandidatesOf | undefined, orderIndex: number, drivers: readonly unknown[]): Iterable<number> {
+  return candidatesOf ? candidatesOf(orderIndex) : drivers.keys();
+}
+
 export interface Assignment {
   orderId: number;
   driverId: number;

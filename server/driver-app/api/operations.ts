@@ -13,6 +13,7 @@ import { reportPositions } from "../positions";
 import { acceptOrderReply, completeOrderReply, refuseOrderReply, setStatusReply } from "../order-commands";
 import { offerStream, waitForOffer } from "../offers";
 import { dispatchLivenessSchema } from "../liveness-view";
+import { hintFor } from "../../dispatch/hint-service";
 import { ledgerOperation } from "./ledger-operation";
 import { answerDispatch, driverThread, markReadByDriver } from "../../messages/driver-thread";
 import { MAX_MESSAGE_LENGTH } from "../../messages/message-view";
@@ -338,12 +339,13 @@ export const offerOperation = defineDriverAppOperation({
 export const offerStreamOperation = defineDriverAppOperation({
   method: "GET",
   path: "offer/stream",
-  summary: "Server-sent events: `event: offer` with {offer} whenever the offer addressed to the driver changes (null: none); open for 5 minutes, then reconnect",
+  summary:
+    "Server-sent events: `event: offer` with {offer} whenever the offer addressed to the driver changes (null: none), `event: message` with {message} for dispatch's messages; each event's `id:` is the stream's message cursor: reconnect (after 5 minutes, or a lost connection) with after_message=<the last id> and no message written meanwhile is missed",
   auth: "driver",
-  input: z.object({}),
+  input: z.object({ after_message: integerIn(0, 2_147_483_647).optional() }),
   output: z.object({ offer: offerView.nullable() }),
   handle: async (_input, ctx) => ({ offer: await waitForOffer(ctx.db, me(ctx), 0) }),
-  stream: (_input, ctx) => offerStream(ctx.db, me(ctx)),
+  stream: (input, ctx) => offerStream(ctx.db, me(ctx), undefined, input.after_message),
 });
 
 export const offerAcceptOperation = defineDriverAppOperation({
@@ -452,6 +454,62 @@ export const breakEndOperation = defineDriverAppOperation({
   handle: async (_input, ctx) => endBreak(ctx.db, me(ctx).id),
 });
 
+const regionHint = z.object({
+  /** The target's region, as GET /map names regions; region_name_en in English. */
+  region_id: z.number().int(),
+  region_name: z.string(),
+  region_name_en: z.string(),
+  /** Where to wait: one of the recent pickups. */
+  target: z.object({ lat: z.number(), lon: z.number() }),
+  drive_seconds: z.number().int(),
+  drive_minutes: z.number().int(),
+  /**
+   * What the coverage rule measured (docs/dispatch.md, "Steering idle drivers"): the city's recent pickups it weighed
+   * within the window, and by how many seconds waiting at the target shortens their mean time to the nearest free car;
+   * recent_orders and free_drivers: of those pickups the ones in the target's region, and the free cars there now.
+   */
+  reason: z.object({
+    rule: z.literal("coverage"),
+    pickups: z.number().int(),
+    window_minutes: z.number().int(),
+    saves_seconds: z.number().int(),
+    recent_orders: z.number().int(),
+    free_drivers: z.number().int(),
+  }),
+});
+
+export const hintOperation = defineDriverAppOperation({
+  method: "GET",
+  path: "hint",
+  summary: "A suggested place to wait while free (where a car most shortens the recent pickups' time to their nearest free car), never an order; null when none or not free",
+  auth: "driver",
+  input: z.object({}),
+  output: z.object({ hint: regionHint.nullable() }),
+  handle: async (_input, ctx) => {
+    const hint = await hintFor(ctx.db, me(ctx).id);
+    if (!hint) return { hint: null };
+    const r = hint.reason;
+    return {
+      hint: {
+        region_id: hint.regionId,
+        region_name: hint.regionName,
+        region_name_en: hint.regionNameEn,
+        target: hint.target,
+        drive_seconds: hint.driveSeconds,
+        drive_minutes: Math.max(1, Math.round(hint.driveSeconds / 60)),
+        reason: {
+          rule: "coverage" as const,
+          pickups: r.pickups,
+          window_minutes: r.windowMinutes,
+          saves_seconds: r.savesSeconds,
+          recent_orders: r.regionPickups,
+          free_drivers: r.regionFreeCars,
+        },
+      },
+    };
+  },
+});
+
 export const DRIVER_APP_OPERATIONS = [
   versionOperation,
   issueKeyOperation,
@@ -477,6 +535,7 @@ export const DRIVER_APP_OPERATIONS = [
   queueLeaveOperation,
   breakStartOperation,
   breakEndOperation,
+  hintOperation,
   ledgerOperation,
   messagesOperation,
   sendMessageOperation,

@@ -18,6 +18,7 @@
 //   anything else          update with the new status
 // An offer we have not taken cannot be given to a driver by a move (take it
 // with takeOffer); it can be closed locally.
+import { sqlQuery } from "../../db/sql";
 import type { Tx } from "../../db";
 import { OrderError } from "../../errors";
 import type { MovedOrder } from "../../orders/move-order";
@@ -30,6 +31,8 @@ async function setLink(tx: Tx, orderId: number, data: { phase?: string; remoteSt
 
 export async function exchangeMoveEffects(tx: Tx, moved: MovedOrder): Promise<void> {
   if (moved.from === moved.to) return;
+  // Most orders never meet the exchange: a cheap look first (the dispatch moves hundreds a round).
+  if ((await sqlQuery(tx, `SELECT 1 FROM exchange_link WHERE order_id = $1`, [moved.id])).length === 0) return;
   const link = await tx.exchangeLink.findUnique({
     where: { orderId: moved.id },
     select: { role: true, phase: true, exchangeOrderId: true, remoteState: true },

@@ -327,6 +327,10 @@ export async function writeDemoPlan(tx: Tx, plan: DemoPlan): Promise<void> {
     for (const r of rows) driverIds.set(r.callSign, r.id);
   }
   const driverId = (callSign: string) => need(driverIds, callSign, "driver");
+  // A driver on shift has an open shift (the driver app's and the console's "on shift since"; the Drivers report's hours).
+  await tx.shift.createMany({
+    data: drivers.flatMap(({ driver: d }) => (d.shiftStartedAt ? [{ driverId: driverId(d.callSign), startedAt: d.shiftStartedAt }] : [])),
+  });
   await tx.car.createMany({
     data: drivers.map(({ driver: d }) => ({ driverId: driverId(d.callSign), ...d.car })),
   });

@@ -161,6 +161,8 @@ export interface DriverPlan {
   speed: number;
   bearing: number;
   positionAt: Date;
+  /** A driver on shift (FREE or BUSY) has an open shift since this time; null: off shift. */
+  shiftStartedAt: Date | null;
   region: string | null;
   createdAt: Date;
   kind: ServiceKind;
@@ -650,6 +652,8 @@ function buildDrivers(
     ...Array.from({ length: setup.states.OFFLINE }, () => "OFFLINE" as const),
   ]);
   const houses = streets.flatMap((s) => s.houses);
+  // A stream of its own, so that the rest of the city stays as it was.
+  const shiftStarts = rng.fork("shift-starts");
   const drivers: DriverPlan[] = [];
   for (let i = 0; i < setup.count; i++) {
     const kind = kinds[i] ?? "economy";
@@ -684,6 +688,7 @@ function buildDrivers(
       speed: moving ? Math.round(rng.range(12, 55)) : 0,
       bearing: rng.int(0, 359),
       positionAt: state === "OFFLINE" ? ago(now, rng.int(60, 720) * MINUTE) : ago(now, rng.int(0, 20) * 1000),
+      shiftStartedAt: state === "OFFLINE" ? null : ago(now, shiftStarts.int(60, 600) * MINUTE),
       region: regionOf(lat, lon, geo.shapes),
       createdAt: ago(now, rng.int(20, 900) * DAY),
       kind,

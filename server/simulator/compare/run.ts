@@ -26,6 +26,17 @@ export const POLICIES: Array<Policy & { fair?: boolean }> = [
   { name: "batched+scarcity", kind: "offers", rule: "BATCHED", ageWeight: 0, fairnessWeight: 2, chains: true, scarceRadiusKm: 3 },
 ];
 
+/** Candidates built on the production default, measured against it (`candidates` of each load). */
+export function candidatePolicies(): Policy[] {
+  // What the hint adds: the default with no hint followed (its dispatch alone), and with twice the
+  // assumed share followed; and the shortage rule (suggestShortRegion), the hint served before, at the default's share.
+  return [
+    { ...dispatchOnlyPolicy(), name: "default, no hint followed" },
+    { ...defaultPolicy(), name: "default, hints followed 0.6", steer: 0.6 },
+    { ...defaultPolicy(), name: "default, shortage hints", steerRule: "shortage" },
+  ];
+}
+
 /** The production default as the server's code sets it (server/dispatch/core/defaults.ts). */
 export function defaultPolicy(): Policy {
   return {
@@ -37,9 +48,16 @@ export function defaultPolicy(): Policy {
     chains: true,
     radiusGrowth: PRODUCTION_DEFAULT.radiusGrowth,
     ...(PRODUCTION_DEFAULT.acceptanceWeight ? { acceptanceWeight: PRODUCTION_DEFAULT.acceptanceWeight } : {}),
-    ...(PRODUCTION_DEFAULT.steerShare ? { steer: PRODUCTION_DEFAULT.steerShare } : {}),
+    ...(PRODUCTION_DEFAULT.steerShare ? { steer: PRODUCTION_DEFAULT.steerShare, steerRule: "coverage" as const } : {}),
     scarceRadiusKm: PRODUCTION_DEFAULT.scarceRadiusKm,
+    deepScarceRadiusKm: PRODUCTION_DEFAULT.deepScarceRadiusKm,
   };
+}
+
+/** The production default's dispatch without its hints: what a fleet whose drivers never follow one gets (and the live arm's phones, which do not ask). */
+export function dispatchOnlyPolicy(): Policy {
+  const { steer: _steer, steerRule: _rule, ...dispatchOnly } = defaultPolicy();
+  return dispatchOnly;
 }
 
 export const CITY: CityShape = { sideMetres: 14_000, regionsPerSide: 3 };
@@ -72,6 +90,8 @@ export interface LoadReport {
   behind: boolean;
   /** The default beats every fair baseline with non-overlapping intervals. */
   clearlyBetter: boolean;
+  /** Each candidate on the default (candidatePolicies) minus the default, the mean wait of all orders, paired by seed (seconds). */
+  candidates: Array<{ policy: string; vsDefault: Estimate }>;
 }
 
 export interface CompareReport {
@@ -92,7 +112,8 @@ export function compareStrategies(options: { seeds: number[]; short: boolean; mi
   const minutes = options.minutes ?? (options.short ? 60 : 150);
   const hour = 12;
   const roads = demoCityRoads({ sideMetres: CITY.sideMetres, placeCount: 500, hour });
-  const policies = [...POLICIES, { ...defaultPolicy(), fair: false }];
+  const candidates = candidatePolicies();
+  const policies = [...POLICIES, { ...defaultPolicy(), fair: false }, ...candidates.map((c) => ({ ...c, fair: false }))];
   const loads: LoadReport[] = (options.loads ?? LOADS).map((l) => {
     const days = new Map<string, DayFigures[]>(policies.map((p) => [p.name, []]));
     for (const seed of options.seeds) {
@@ -112,7 +133,8 @@ export function compareStrategies(options: { seeds: number[]; short: boolean; mi
     const paired = estimate(diffs);
     const behind = options.seeds.length > 1 ? paired.mean - paired.half > 0 : paired.mean > 0;
     const clearlyBetter = fair.every((b) => def.metrics.meanWaitAll.mean + def.metrics.meanWaitAll.half < b.metrics.meanWaitAll.mean - b.metrics.meanWaitAll.half);
-    return { ...l, minutes, policies: estimates, bestBaseline: best.policy, defaultVsBest: paired, behind, clearlyBetter };
+    const vsDefault = (name: string) => estimate(days.get(name)!.map((d, i) => d.meanWaitAll - days.get("default")!.at(i)!.meanWaitAll));
+    return { ...l, minutes, policies: estimates, bestBaseline: best.policy, defaultVsBest: paired, behind, clearlyBetter, candidates: candidates.map((c) => ({ policy: c.name, vsDefault: vsDefault(c.name) })) };
   });
   const behindAt = loads.filter((l) => l.behind).map((l) => l.load);
   return {

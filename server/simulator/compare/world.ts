@@ -20,11 +20,11 @@ import { planAssignments } from "../../dispatch/core/plan";
 import { greedyAssign } from "../../dispatch/core/greedy";
 import { batchedAssign, ORDER_AGE_WEIGHT } from "../../dispatch/core/batched";
 import { isCandidate } from "../../dispatch/core/eligibility";
-import { suggestRegion, type RegionLoad } from "../../dispatch/core/hint";
+import { COVERAGE_RULE, SHORTAGE_RULE, suggestCoverageMove, suggestRegion, suggestShortRegion, type CoverageSettings, type RegionLoad } from "../../dispatch/core/hint";
 import { adaptToScarcity } from "../../dispatch/core/scarcity";
 import { shrunkRating } from "../../dispatch/core/rating";
 import type { Assignment, ArrivalOf, DriverToDispatch, OrderRules, OrderToDispatch } from "../../dispatch/core/types";
-import type { CityRoads } from "./roads";
+import type { CityRoads, Place } from "./roads";
 
 export interface Policy {
   name: string;
@@ -38,12 +38,18 @@ export interface Policy {
   radiusGrowth?: boolean;
   /** Idle drivers get region hints and follow them with this probability. */
   steer?: number;
+  /** The hints' rule (hint.ts): "pressure", suggestRegion (the default); "shortage", suggestShortRegion with SHORTAGE_RULE; "coverage", suggestCoverageMove with COVERAGE_RULE. */
+  steerRule?: "pressure" | "shortage" | "coverage";
+  /** The coverage rule's settings (steerRule "coverage"; COVERAGE_RULE when unset). */
+  coverage?: CoverageSettings;
   acceptanceWeight?: number;
   /** Seconds of cost a rating shortfall of 1 adds (server/dispatch/core/rating.ts). */
   ratingWeight?: number;
   chains: boolean;
   /** Under scarcity: the radius capped at this (km) and no chains (server/dispatch/core/scarcity.ts). */
   scarceRadiusKm?: number;
+  /** Under deep scarcity (free orders at least four times the free cars): the cap instead (scarcity.ts). */
+  deepScarceRadiusKm?: number;
 }
 
 export interface WorldSettings {
@@ -63,6 +69,9 @@ export interface WorldSettings {
   fareBase: number;
   farePerKm: number;
 }
+
+/** The shortage rule as measured: the last half hour's demand, ten minutes ahead, drives of up to ten minutes; hints to cars idle 3 minutes. */
+export { SHORTAGE_RULE };
 
 /** Production's settings (server/dispatch/demo-rules.ts and the DispatchSetting defaults). */
 export const WORLD_DEFAULTS: WorldSettings = {
@@ -119,7 +128,7 @@ interface SimDriver {
   bound: boolean;
   lastJobEnd: number;
   offer: { order: SimOrder; sent: number; answerAt: number; accept: boolean; chain: boolean } | null;
-  moving: { to: number; from: number; start: number; arriveAt: number; metres: number } | null;
+  moving: Drive | null;
   busySeconds: number;
   earnings: number;
   queueSince: number | null;
@@ -262,27 +271,40 @@ export function playDay(plan: DayPlan, roads: CityRoads, policy: Policy, seed: n
   const pendingChains: Array<{ d: SimDriver; o: SimOrder; at: number }> = [];
   const isFree = (d: SimDriver, now: number) => d.freeAt <= now && d.offer === null && !d.bound;
 
-  /** Where the driver is now, stopping a steering drive (the part driven is empty driving). */
-  const stopMoving = (d: SimDriver, now: number) => {
+  const routeTo = (d: SimDriver, place: number, now: number): Way => {
     const m = d.moving;
-    if (!m) return;
-    const share = Math.min(1, (now - m.start) / Math.max(1, m.arriveAt - m.start));
-    steeringMetres += m.metres * share;
-    emptyMetres += m.metres * share;
-    d.place = share >= 0.5 ? m.to : m.from;
-    d.moving = null;
+    if (!m) return { seconds: secondsBetween(d.place, place), metres: metresBetween(d.place, place), via: d.place };
+    return wayFromDrive(m, now, place, secondsBetween, metresBetween);
+  };
+
+  /** Where the dispatcher sees the car: on a steering drive, that share of the way along (straight between its ends). */
+  const positionOf = (d: SimDriver, now: number): Place => {
+    const m = d.moving;
+    const a = roads.places[m ? m.from : d.place]!;
+    if (!m) return a;
+    const b = roads.places[m.to]!;
+    const k = shareDriven(m, now);
+    return { lat: a.lat + (b.lat - a.lat) * k, lon: a.lon + (b.lon - a.lon) * k, x: a.x + (b.x - a.x) * k, y: a.y + (b.y - a.y) * k };
   };
 
   const assign = (d: SimDriver, o: SimOrder, now: number) => {
-    stopMoving(d, now);
+    // From a steering drive: the way to the pickup is the rest of the drive or the way back; the part driven so far is steering (empty).
+    const way = routeTo(d, o.p.pickup, now);
+    if (d.moving) {
+      const driven = d.moving.metres * shareDriven(d.moving, now);
+      steeringMetres += driven;
+      emptyMetres += driven;
+      d.moving = null;
+    }
+    d.place = way.via;
     const start = Math.max(now, d.freeAt);
-    const toPickup = secondsBetween(d.place, o.p.pickup);
+    const toPickup = way.seconds;
     o.phase = "assigned";
     if (toPickup > o.p.assignedPatience + (start - now)) {
       // The passenger gives up on a car that takes too long: the car turns back after driving part of the way.
       o.phase = "cancelled";
       const driven = Math.max(0, now + o.p.assignedPatience - start);
-      emptyMetres += metresBetween(d.place, o.p.pickup) * Math.min(1, driven / Math.max(1, toPickup));
+      emptyMetres += way.metres * Math.min(1, driven / Math.max(1, toPickup));
       o.waitSeconds = now + o.p.assignedPatience - o.p.at;
       d.busySeconds += driven;
       d.freeAt = start + driven;
@@ -298,7 +320,7 @@ export function playDay(plan: DayPlan, roads: CityRoads, policy: Policy, seed: n
     d.freeAt = done;
     d.lastJobEnd = done;
     d.bound = false;
-    emptyMetres += metresBetween(d.place, o.p.pickup);
+    emptyMetres += way.metres;
     const tripMetres = metresBetween(o.p.pickup, o.p.destination);
     occupiedMetres += tripMetres;
     d.place = o.p.destination;
@@ -322,12 +344,19 @@ export function playDay(plan: DayPlan, roads: CityRoads, policy: Policy, seed: n
       dirty = true;
     }
     if (next >= plan.passengers.length && open.length === 0 && pendingChains.length === 0 && now > shiftEnd) break;
-    // Passengers give up; drivers arrive where they were steered; freed drivers join the queue.
+    // Passengers give up in any state before a driver accepted (an offer out to a driver too, as the live passenger and a real one do);
+    // drivers arrive where they were steered; freed drivers join the queue.
     for (const o of open) {
-      if ((o.phase === "free" || o.phase === "radio") && now - o.p.at >= o.p.patience) {
+      if ((o.phase === "free" || o.phase === "radio" || o.phase === "offered") && now - o.p.at >= o.p.patience) {
         o.phase = "lost";
         o.waitSeconds = o.p.patience;
       }
+    }
+    // The product on a cancel during SENT_TO_DRIVER: the driver is FREE at once (moveOrder) and the live offer withdrawn at the next sweep (round.ts).
+    for (const d of drivers) {
+      if (d.offer?.order.phase !== "lost") continue;
+      d.offer = null;
+      dirty = true;
     }
     for (const d of drivers) {
       if (d.moving && d.moving.arriveAt <= now) {
@@ -396,8 +425,8 @@ export function playDay(plan: DayPlan, roads: CityRoads, policy: Policy, seed: n
       let best: { o: SimOrder; s: number } | undefined;
       for (const o of free) {
         if (claimed.has(o) || o.refused.has(d.id)) continue;
-        if (straightMetres(d.place, o.p.pickup) > settings.radiusKm * 1000) continue;
-        const s = secondsBetween(d.place, o.p.pickup);
+        if (straightMetres(positionOf(d, now), o.p.pickup) > settings.radiusKm * 1000) continue;
+        const s = routeTo(d, o.p.pickup, now).seconds;
         if (!best || s < best.s) best = { o, s };
       }
       if (!best) continue;
@@ -411,8 +440,7 @@ export function playDay(plan: DayPlan, roads: CityRoads, policy: Policy, seed: n
     }
   }
 
-  function straightMetres(a: number, b: number): number {
-    const pa = roads.places[a]!;
+  function straightMetres(pa: Place, b: number): number {
     const pb = roads.places[b]!;
     return Math.hypot(pa.x - pb.x, pa.y - pb.y);
   }
@@ -420,7 +448,7 @@ export function playDay(plan: DayPlan, roads: CityRoads, policy: Policy, seed: n
   function steer(now: number): void {
     const idle = drivers.filter((d) => isFree(d, now));
     const free = idle.filter((d) => !d.moving);
-    const since = now - 30 * 60;
+    const since = now - SHORTAGE_RULE.windowMinutes * 60;
     const demand = new Map<number, number>();
     const recentPickups = new Map<number, number[]>();
     for (let k = orders.length - 1; k >= 0 && orders[k]!.p.at >= since; k--) {
@@ -434,11 +462,38 @@ export function playDay(plan: DayPlan, roads: CityRoads, policy: Policy, seed: n
       const r = plan.regionOfPlace[d.moving ? d.moving.to : d.place]!;
       supply.set(r, (supply.get(r) ?? 0) + 1);
     }
+    if (policy.steerRule === "coverage") {
+      coverageSteer(now, idle, free);
+      return;
+    }
+    const loadsNow = (): RegionLoad[] => regions.map((r) => ({ regionId: r, demand: demand.get(r) ?? 0, freeDrivers: supply.get(r) ?? 0 }));
+    if (policy.steerRule === "shortage") {
+      for (const d of rng.shuffle(free)) {
+        if (now - Math.max(d.lastJobEnd, d.queueSince ?? 0) < SHORTAGE_RULE.minIdleSeconds) continue;
+        const here = plan.regionOfPlace[d.place]!;
+        // Toward the nearest of the region's recent pickups: the fewest empty kilometres to where its demand is.
+        const nearest = new Map<number, { to: number; seconds: number }>();
+        const hint = suggestShortRegion(loadsNow(), here, SHORTAGE_RULE, (regionId) => {
+          let best: { to: number; seconds: number } | null = null;
+          for (const p of recentPickups.get(regionId) ?? []) {
+            const seconds = secondsBetween(d.place, p);
+            if (!best || seconds < best.seconds) best = { to: p, seconds };
+          }
+          if (best) nearest.set(regionId, best);
+          return best?.seconds ?? null;
+        });
+        if (!hint || !d.rng.chance(policy.steer!)) continue;
+        const to = nearest.get(hint.regionId)!.to;
+        supply.set(here, (supply.get(here) ?? 1) - 1);
+        supply.set(hint.regionId, (supply.get(hint.regionId) ?? 0) + 1);
+        d.moving = { from: d.place, to, start: now, arriveAt: now + Math.round(hint.seconds), metres: metresBetween(d.place, to) };
+      }
+      return;
+    }
     for (const d of free) {
       if (now - Math.max(d.lastJobEnd, d.queueSince ?? 0) < settings.hintEverySeconds) continue;
-      const loads: RegionLoad[] = regions.map((r) => ({ regionId: r, demand: demand.get(r) ?? 0, freeDrivers: supply.get(r) ?? 0 }));
       const here = plan.regionOfPlace[d.place]!;
-      const hint = suggestRegion(loads, here);
+      const hint = suggestRegion(loadsNow(), here);
       if (!hint || !d.rng.chance(policy.steer!)) continue;
       // Toward the region's demand: the pickup of one of its recent orders (a hot spot's pull, not one point for all).
       const recent = recentPickups.get(hint.regionId) ?? [];
@@ -447,6 +502,29 @@ export function playDay(plan: DayPlan, roads: CityRoads, policy: Policy, seed: n
       supply.set(here, (supply.get(here) ?? 1) - 1);
       supply.set(hint.regionId, (supply.get(hint.regionId) ?? 0) + 1);
       d.moving = { from: d.place, to, start: now, arriveAt: now + Math.round(secondsBetween(d.place, to)), metres: metresBetween(d.place, to) };
+    }
+  }
+
+  function coverageSteer(now: number, idle: SimDriver[], free: SimDriver[]): void {
+    const rule = policy.coverage ?? COVERAGE_RULE;
+    // Cars short: an order has waited without a car; every free car is needed where it stands.
+    if (open.some((o) => (o.phase === "free" || o.phase === "radio") && now - o.p.at > rule.backlogSeconds)) return;
+    const since = now - rule.windowMinutes * 60;
+    const pickups: number[] = [];
+    for (let k = orders.length - 1; k >= 0 && orders[k]!.p.at >= since; k--) pickups.push(orders[k]!.p.pickup);
+    // A car on its way counts where it is going.
+    const carPlace = idle.map((d) => (d.moving ? d.moving.to : d.place));
+    const index = new Map(idle.map((d, i) => [d, i]));
+    const placeOf = (k: number) => (k < carPlace.length ? carPlace[k]! : pickups[k - carPlace.length]!);
+    for (const d of rng.shuffle(free)) {
+      if (now - Math.max(d.lastJobEnd, d.queueSince ?? 0) < rule.minIdleSeconds) continue;
+      const me = index.get(d)!;
+      const move = suggestCoverageMove(carPlace.length, me, pickups.length, (a, b) => secondsBetween(placeOf(a), placeOf(b)), rule);
+      if (!move || !d.rng.chance(policy.steer!)) continue;
+      const to = pickups[move.pickup]!;
+      if (to === d.place) continue;
+      carPlace[me] = to;
+      d.moving = { from: d.place, to, start: now, arriveAt: now + Math.round(move.seconds), metres: metresBetween(d.place, to) };
     }
   }
 
@@ -476,8 +554,8 @@ export function playDay(plan: DayPlan, roads: CityRoads, policy: Policy, seed: n
     }
     const dInputs: DriverToDispatch[] = pool.map((d) => ({
       id: d.id,
-      lat: roads.places[d.place]!.lat,
-      lon: roads.places[d.place]!.lon,
+      lat: positionOf(d, now).lat,
+      lon: positionOf(d, now).lon,
       serviceIds: [1],
       options: [],
       balance: 0,
@@ -488,8 +566,8 @@ export function playDay(plan: DayPlan, roads: CityRoads, policy: Policy, seed: n
       acceptanceRate: (d.accepted + 9) / (d.offers + 10),
       rating: shrunkRating(d.ratingSum, d.ratingCount),
     }));
-    const inputs = adaptToScarcity(raw, dInputs, policy.scarceRadiusKm ?? 0);
-    const arrival: ArrivalOf = (i, j) => secondsBetween(pool[j]!.place, free[i]!.p.pickup);
+    const inputs = adaptToScarcity(raw, dInputs, policy.scarceRadiusKm ?? 0, policy.deepScarceRadiusKm ?? 0);
+    const arrival: ArrivalOf = (i, j) => routeTo(pool[j]!, free[i]!.p.pickup, now).seconds;
     let assignments: Assignment[];
     if (policy.rule === "PAIR") assignments = pairAssign(inputs, dInputs, arrival);
     else if (policy.rule === "FCFS") assignments = greedyAssign(inputs, dInputs, arrival);
@@ -533,6 +611,40 @@ export function playDay(plan: DayPlan, roads: CityRoads, policy: Policy, seed: n
     earningsPerHour: drivers.map((d) => d.earnings / hours),
     servedRating: servedQuality / Math.max(1, served.length),
   };
+}
+
+/** A steering drive: from place to place, its start and arrival seconds, its length. */
+export interface Drive {
+  from: number;
+  to: number;
+  start: number;
+  arriveAt: number;
+  metres: number;
+}
+
+/** The way from a car to a place, and the drive's end it goes by. */
+export interface Way {
+  seconds: number;
+  metres: number;
+  via: number;
+}
+
+/** The share of a drive done by now (0..1). */
+export function shareDriven(m: Drive, now: number): number {
+  return Math.min(1, (now - m.start) / Math.max(1, m.arriveAt - m.start));
+}
+
+/**
+ * From a car on a steering drive to a place: on to the drive's end or back
+ * to its start, whichever is sooner — the same for the dispatcher (the car's
+ * reported position) and for the car.
+ */
+export function wayFromDrive(m: Drive, now: number, place: number, seconds: (a: number, b: number) => number, metres: (a: number, b: number) => number): Way {
+  const share = shareDriven(m, now);
+  const total = m.arriveAt - m.start;
+  const on = { seconds: (1 - share) * total + seconds(m.to, place), metres: (1 - share) * m.metres + metres(m.to, place), via: m.to };
+  const back = { seconds: share * total + seconds(m.from, place), metres: share * m.metres + metres(m.from, place), via: m.from };
+  return on.seconds <= back.seconds ? on : back;
 }
 
 /** One passenger's stars for a driver of this quality: around it, whole stars 1..5. */

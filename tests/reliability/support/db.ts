@@ -6,7 +6,7 @@
 // The copy is filled and inspected from the test process: a PGlite
 // directory only while no server has it open (one process at a time), a
 // PostgreSQL database at any time.
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
@@ -172,8 +172,21 @@ function shared(): Shared {
   return holder[sharedKey];
 }
 
-/** The run's template of `kind`, made by the first global setup that asks. */
+/**
+ * A template `npm test` made before its lanes (scripts/test.sh; TEST_TEMPLATES
+ * names the file tests/support/run-templates.ts wrote): every lane's vitest
+ * process copies the same one, and the script drops it at the end.
+ */
+function madeByTheRun(kind: TestDb): Template | undefined {
+  const file = process.env.TEST_TEMPLATES;
+  if (!file) return undefined;
+  return (JSON.parse(readFileSync(file, "utf8")) as Partial<Record<TestDb, Template>>)[kind];
+}
+
+/** The run's template of `kind`: the one `npm test` made, or made by the first global setup that asks. */
 export function acquireTemplate(kind: TestDb): Promise<Template> {
+  const made = madeByTheRun(kind);
+  if (made) return Promise.resolve(made);
   const entry = shared().get(kind) ?? { template: createTemplate(kind), users: 0 };
   entry.users++;
   shared().set(kind, entry);
@@ -182,6 +195,7 @@ export function acquireTemplate(kind: TestDb): Promise<Template> {
 
 /** Dropped when the last global setup that acquired it lets it go. */
 export async function releaseTemplate(kind: TestDb): Promise<void> {
+  if (madeByTheRun(kind)) return;
   const entry = shared().get(kind);
   if (!entry || --entry.users > 0) return;
   shared().delete(kind);

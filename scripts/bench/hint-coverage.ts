@@ -1,0 +1,83 @@
+// `tsx scripts/bench/hint-coverage.ts [--cars=50,1000,3000] [--pickups=200] [--runs=3] [--write]`
+// (docs/dispatch.md, "Steering idle drivers"): what one city's computation
+// of the region hints costs (server/dispatch/hint-service.ts,
+// computeCoverage): the demo city on PostgreSQL with N free live cars on
+// shift at its houses and P pickups of the last hour, every car idle long
+// enough to be steered; its reads, road searches and rule timed, and the
+// longest stretch the event loop was held without a turn. Prints a Markdown
+// table; --write puts it into docs/dispatch.md between its markers.
+import { randomBytes } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { prepareDatabase } from "../../tests/support/exchange/db";
+import { provisionFleet } from "./fleet-provision";
+import { watchLoopStretch } from "./loop-stretch";
+
+const list = (name: string, fallback: string) => (process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? fallback).split(",").map(Number);
+const CARS = list("cars", "50,1000,3000");
+const PICKUPS = list("pickups", "200")[0]!;
+const RUNS = list("runs", "3")[0]!;
+const loadBefore = os.loadavg()[0]!.toFixed(1);
+
+const made = await prepareDatabase("postgres", (prisma) => provisionFleet(prisma, { drivers: Math.max(...CARS), freeOrders: PICKUPS, token: randomBytes(6).toString("hex") }));
+Object.assign(process.env, made.db.env, { APP_SECRET: "bench-secret-bench-secret-bench-secret-01", LOG_LEVEL: process.env.LOG_LEVEL ?? "error", SIMULATE: "0", DISPATCH_HINT_MIN_IDLE_SECONDS: "0" });
+delete (globalThis as Record<symbol, unknown>)[Symbol.for("taxi.config")];
+await import("../../server/subscribers");
+const { db, closeDb } = await import("../../server/db");
+const { sqlQuery } = await import("../../server/db/sql");
+const { computeCoverage } = await import("../../server/dispatch/hint-service");
+const { cityRoads } = await import("../../server/routing/graph-cache");
+
+const alive = setInterval(() => undefined, 1_000);
+const rows: string[] = [];
+try {
+  const cityId = made.result.cityId;
+  // The free orders made pickups of the last hour (spread over it, none waiting: the guard stays off), in the region whose box holds them.
+  await sqlQuery(db(), `UPDATE orders o SET state = 'DONE_CANCELLED', status_code = 95, created_at = now() - make_interval(secs => (o.id % 3500)),
+        region_id = (SELECT r.id FROM region r WHERE r.city_id = o.city_id AND o.lat BETWEEN r.min_lat AND r.max_lat AND o.lon BETWEEN r.min_lon AND r.max_lon ORDER BY r.id LIMIT 1)
+      WHERE o.phone LIKE '+7917%'`);
+  // The seed's open orders wait with no live car: closed, or the guard would hold every hint.
+  await sqlQuery(db(), `UPDATE orders SET state = 'DONE_CANCELLED', status_code = 95 WHERE state IN ('FREE', 'FREE_LONG', 'ORDER_ON_RADIO')`);
+  await cityRoads(db(), cityId);
+  for (const cars of CARS) {
+    // The first `cars` of the fleet on shift and live, the others off.
+    await sqlQuery(db(), `UPDATE driver SET state = (CASE WHEN substr(call_sign, 2)::int < $1 THEN 'FREE' ELSE 'OFFLINE' END)::"DriverState", position_at = now(), app_seen_at = now() WHERE call_sign LIKE 'F%'`, [cars]);
+    for (let k = 1; k <= RUNS; k++) {
+      const stretch = watchLoopStretch();
+      const t0 = performance.now();
+      const plan = await computeCoverage(db(), cityId);
+      const ms = performance.now() - t0;
+      const longest = stretch.stop();
+      const s = plan.stats;
+      console.log(`${cars} cars, run ${k}: ${ms.toFixed(0)} ms (reads ${s.readMs.toFixed(0)}, roads ${s.routeMs.toFixed(0)}, rule ${s.ruleMs.toFixed(0)}); ${s.cars} cars × ${s.pickups} pickups, ${s.steered} hints, guard ${s.backlog ? "on" : "off"}; longest stall ${longest.toFixed(0)} ms`);
+      if (k === RUNS) rows.push(`| ${s.cars} | ${s.pickups} | ${s.steered} | ${ms.toFixed(0)} | ${s.readMs.toFixed(0)} | ${s.routeMs.toFixed(0)} | ${s.ruleMs.toFixed(0)} | ${longest.toFixed(0)} |`);
+    }
+  }
+  const table = [
+    `One computation of a city's hints (\`tsx scripts/bench/hint-coverage.ts --cars=${CARS.join(",")} --pickups=${PICKUPS} --runs=${RUNS} --write\`: PostgreSQL, the demo city's roads, the cars at its houses, the pickups at its houses over the last hour; the last run of each; ${new Date().toISOString().slice(0, 10)}, load average ${loadBefore} → ${os.loadavg()[0]!.toFixed(1)} on the shared 2-core machine):`,
+    "",
+    "| free cars | pickups | hints | total (ms) | reads (ms) | road searches (ms) | rule (ms) | longest hold of the event loop (ms) |",
+    "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ...rows,
+  ].join("\n");
+  console.log(`\n${table}`);
+  if (process.argv.includes("--write")) {
+    const file = path.resolve(import.meta.dirname, "..", "..", "docs", "dispatch.md");
+    const doc = readFileSync(file, "utf8");
+    const begin = "<!-- hint-cost:begin (generated by tsx scripts/bench/hint-coverage.ts --write; do not edit) -->";
+    const end = "<!-- hint-cost:end -->";
+    const i = doc.indexOf(begin);
+    const j = doc.indexOf(end);
+    if (i < 0 || j < i) throw new Error("docs/dispatch.md has no hint-cost markers");
+    writeFileSync(file, `${doc.slice(0, i + begin.length)}\n${table}\n${doc.slice(j)}`);
+    console.log("written into docs/dispatch.md");
+  }
+} catch (error) {
+  console.error(error);
+  process.exitCode = 1;
+} finally {
+  await closeDb();
+  await made.db.drop();
+  clearInterval(alive);
+}
