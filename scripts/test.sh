@@ -28,10 +28,12 @@ logs="$(mktemp -d)"
 
 step() { printf '\n=== %s (%ss) ===\n' "$*" "$(($(date +%s) - started))"; }
 
-# Runs each "name:command" at once; prints each log (in the order given) when
-# it has ended, with the time it ended; fails if any failed.
+# Runs each "name:command" at once; prints each log when it has ended, with
+# the time it ended: the lanes that passed first, those that failed last, and
+# then the failed tests' lines again, so that the end of the output (all that a
+# CI page may keep) names what failed. Fails if any failed.
 parallel() {
-  local pids=() names=() failed=0
+  local pids=() names=() failed_names=()
   for job in "$@"; do
     local name="${job%%:*}" command="${job#*:}"
     # The lane's CPU (its processes and everything they started and waited for: bash's `times`, the second line).
@@ -40,11 +42,24 @@ parallel() {
     names+=("$name")
   done
   for i in "${!pids[@]}"; do
-    if wait "${pids[$i]}"; then status=ok; else status=FAILED; failed=1; fi
-    printf '\n--- %s: %s ---\n' "${names[$i]}" "$status"
-    cat "$logs/${names[$i]}.log"
+    if wait "${pids[$i]}"; then
+      printf '\n--- %s: ok ---\n' "${names[$i]}"
+      cat "$logs/${names[$i]}.log"
+    else
+      failed_names+=("${names[$i]}")
+    fi
   done
-  return "$failed"
+  [ "${#failed_names[@]}" -eq 0 ] && return 0
+  for name in "${failed_names[@]}"; do
+    printf '\n--- %s: FAILED ---\n' "$name"
+    cat "$logs/$name.log"
+  done
+  printf '\n=== FAILED: %s ===\n' "${failed_names[*]}"
+  for name in "${failed_names[@]}"; do
+    printf -- '--- what failed in %s (its log above has the details) ---\n' "$name"
+    node scripts/failed-lines.mjs "$logs/$name.log"
+  done
+  return 1
 }
 
 step "setting up: PostgreSQL, Chromium"
