@@ -4,13 +4,13 @@
 // lines of their errors, Playwright's failed tests, tsc's and ESLint's errors.
 // When none of these is found, the log's last lines. At most 80 lines.
 import { readFileSync } from "node:fs";
+import { stripVTControlCharacters } from "node:util";
 
 const MAX_LINES = 80;
 const ERROR_LINES_AFTER_HEADER = 5;
 
-const log = readFileSync(process.argv[2], "utf8")
-  // ANSI colours and cursor moves
-  .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "");
+// Without the reporters' colours.
+const log = stripVTControlCharacters(readFileSync(process.argv[2], "utf8"));
 const lines = log.split(/\r?\n/);
 
 const headers = [
