@@ -1,11 +1,9 @@
-import { configDefaults, defineConfig } from "vitest/config";
-import { lane } from "./tests/support/waiting-files";
+import { defineConfig } from "vitest/config";
 import path from "node:path";
 
 // Unit tests need no server; integration tests share one started server per
 // run (TEST_DB=pglite or postgres picks the database); reliability suites
-// start their own. TEST_FILES=waiting|others splits the database suites'
-// files into those that mostly wait and the rest (tests/support/waiting-files.ts).
+// start their own.
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
@@ -29,7 +27,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "integration",
-          ...lane(["tests/integration/**/*.test.ts"], configDefaults.exclude),
+          include: ["tests/integration/**/*.test.ts"],
           globalSetup: ["tests/support/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 180_000,
@@ -41,7 +39,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "reliability",
-          ...lane(["tests/reliability/**/*.test.ts", "tests/security/**/*.test.ts"], configDefaults.exclude),
+          include: ["tests/reliability/**/*.test.ts", "tests/security/**/*.test.ts"],
           globalSetup: ["tests/reliability/support/global-setup.ts"],
           testTimeout: 300_000,
           hookTimeout: 300_000,
