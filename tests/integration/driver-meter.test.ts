@@ -386,14 +386,20 @@ describe("messages between dispatch and drivers", () => {
     const app = drivers[3]!;
     const me = (await app.ok("GET", "me")).driver as { id: number };
     /** Opens the stream and reads until `until` has been seen; returns what was read, the stream ended. */
-    const readStream = async (query: string, until: RegExp): Promise<string> => {
+    // Reads the stream until `until` matches; `started` is called once its first turn (the offer event) has come.
+    const readStream = async (query: string, until: RegExp, started?: () => void): Promise<string> => {
       const controller = new AbortController();
       const stream = await fetch(`${server.url}/driver-app/v1/offer/stream${query}`, { headers: { authorization: `Bearer ${app.key}` }, signal: controller.signal });
       expect(stream.status).toBe(200);
       const reader = stream.body!.getReader();
       const decoder = new TextDecoder();
       let seen = "";
-      while (!until.test(seen)) seen += decoder.decode((await reader.read()).value);
+      while (!until.test(seen)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`the stream ended before ${until}: ${seen}`);
+        seen += decoder.decode(value, { stream: true });
+        if (/event: offer\n/.test(seen)) started?.();
+      }
       controller.abort();
       return seen;
     };
@@ -408,8 +414,11 @@ describe("messages between dispatch and drivers", () => {
     expect(JSON.parse(pushed[2]!).message).toMatchObject({ from: "DISPATCHER", text: "Пока вас не было: зайдите в диспетчерскую" });
     expect(Number(pushed[1])).toBeGreaterThan(cursor);
     // A cursor past the newest message (from another phone, or made up) does not mute the next ones.
-    const ahead = readStream("?after_message=2147483647", /event: message\ndata: .*Новое после курсора.*\n/);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The message is sent once the stream has begun (a fixed pause was too short on a loaded machine).
+    let begun!: () => void;
+    const begin = new Promise<void>((resolve) => (begun = resolve));
+    const ahead = readStream("?after_message=2147483647", /event: message\ndata: .*Новое после курсора.*\n/, begun);
+    await begin;
     expect(await console_.mutate("messages.send", { to: { driverId: me.id }, text: "Новое после курсора" })).toEqual({ sent: 1 });
     expect(await ahead).toMatch(/Новое после курсора/);
     // Not a number: refused in the interface's error form.

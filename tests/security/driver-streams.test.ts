@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { provisioningKeyFor } from "@/server/driver-app/keys";
 import { closeAgents, send } from "../reliability/support/http";
+import { until } from "../support/wait";
 import { template } from "../reliability/support/instance";
 import { trpcMutation, trpcQuery } from "../reliability/support/console";
 import { adminCookie, openStream, startWithMetrics, within, type Started } from "./support/round-three";
@@ -48,8 +49,9 @@ describe("driver app streams end when the driver's access changes", () => {
     const key = await issueKey(driver.id);
     const open = await stream(key);
     expect(open.status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(open.received()).toMatch(/event: offer/);
+    // The stream's first turn (its current offer) comes once the server has read it: waited for, not assumed
+    // after a fixed pause (300 ms were too short on a loaded machine, CI 2026-11-27).
+    await until("the stream's first turn", () => /event: offer/.test(open.received()), STREAM_WAKE_MS);
     const fresh = await issueKey(driver.id);
     // Woken by the change, not by the next keep-alive (15 s): the bound is a third of it, from when the change was made.
     const started = Date.now();
