@@ -96,8 +96,15 @@ function toRow(r: SqlRow): BoardRow {
   };
 }
 
-/** Phone digits as stored (11 digits beginning with 7): 8XXXXXXXXXX → 7XXXXXXXXXX. */
+/**
+ * A query typed as a phone number: digits with a phone's usual separators and nothing else. Only such a query
+ * is looked for in the phones: the digits of "ул. 8 Марта 12" or of a name with a number are no phone.
+ */
+const PHONE_AS_TYPED = /^\+?[\d\s().-]+$/;
+
+/** Phone digits as stored (11 digits beginning with 7): 8XXXXXXXXXX → 7XXXXXXXXXX; none for a query that is not a phone. */
 function phoneDigits(q: string): string {
+  if (!PHONE_AS_TYPED.test(q)) return "";
   const digits = q.replace(/\D/g, "");
   return digits.length === 11 && digits.startsWith("8") ? `7${digits.slice(1)}` : digits;
 }

@@ -85,6 +85,9 @@ describe("the order board", () => {
     expect(byPhone.items.map((r) => r.uuid)).toEqual([made[3]!.uuid]);
     const id = byPhone.items[0]!.id;
     expect((await board({ group: "all", q: `#${id}` })).items.map((r) => r.id)).toEqual([id]);
+    // Phone digits only from a query typed as a phone: a street or a name with digits is not looked for in the phones.
+    expect((await board({ group: "all", q: `8 (${made[3]!.phone.slice(1, 4)}) ${made[3]!.phone.slice(4, 7)}-${made[3]!.phone.slice(7)}` })).items.map((r) => r.uuid)).toEqual([made[3]!.uuid]);
+    expect((await board({ group: "all", q: `x${made[3]!.phone.slice(-7)}` })).items).toHaveLength(0);
     expect((await board({ group: "all", q: `${tag.slice(0, 4)}%${tag.slice(5)}` })).items).toHaveLength(0);
     expect((await board({ group: "all", q: `${tag.slice(0, 4)}_${tag.slice(5)}` })).items).toHaveLength(0);
     expect((await board({ group: "done", q: tag })).items).toHaveLength(0);
