@@ -8,14 +8,12 @@
 // scarcity caps on the server's own rounds (server/dispatch/core/scarcity.ts):
 // with free orders at least four times the free cars, a car beyond
 // DISPATCH_DEEP_SCARCE_RADIUS_KM (default 2) is not offered them.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startServer, type StartedServer } from "../support/server";
-import { cloneTemplate, TEST_DB, type TestDatabase } from "../reliability/support/db";
-import { APP_SECRET, Console, DEFAULT_SETTINGS, DriverApp, dispatchApi, offset, placeOrderAt, quietCity, waitFor } from "../support/dispatch-world";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { StartedServer } from "../support/server";
+import { Console, DEFAULT_SETTINGS, DriverApp, dispatchApi, offset, openDispatchWorld, placeOrderAt, waitFor, type DispatchWorld } from "../support/dispatch-world";
 
+let world: DispatchWorld | undefined;
 let server: StartedServer;
-let database: TestDatabase | undefined;
-const template = inject("reliabilityTemplate");
 let console_: Console;
 let drivers: DriverApp[];
 let serviceId: number;
@@ -67,21 +65,9 @@ async function reporting<T>(app: DriverApp, at: { lat: number; lon: number }, du
 }
 
 beforeAll(async () => {
-  database = await cloneTemplate(template);
-  server = await startServer({
-    db: TEST_DB,
-    env: {
-      ...database.env,
-      DISPATCH_TICK_MS: "200",
-      RATE_LIMIT_PER_KEY: "0",
-      RATE_LIMIT_PER_ADDRESS: "0",
-      DISPATCH_POSITION_MAX_AGE_SECONDS: String(POSITION_MAX_AGE),
-      DISPATCH_AWAY_AFTER_TIMEOUTS: "2",
-    },
-    seeded: { ...template, appSecret: APP_SECRET },
-  });
-  console_ = await Console.open(server.url, server.adminEmail, server.adminPassword);
-  const city = await quietCity(server.url, server.apiKey, console_);
+  world = await openDispatchWorld({ DISPATCH_TICK_MS: "200", DISPATCH_POSITION_MAX_AGE_SECONDS: String(POSITION_MAX_AGE), DISPATCH_AWAY_AFTER_TIMEOUTS: "2" });
+  ({ server, console: console_ } = world);
+  const city = world.city!;
   drivers = city.apps;
   serviceId = city.serviceId;
   centre = city.centre;
@@ -89,11 +75,7 @@ beforeAll(async () => {
   await console_.mutate("dispatch.saveSettings", { ...DEFAULT_SETTINGS, serviceId, acceptSeconds: 5, attempts: 10 });
 }, 300_000);
 
-afterAll(async () => {
-  for (const line of server?.output().split("\n") ?? []) if (/dispatch/i.test(line)) console.log(line.slice(0, 500));
-  await server?.stop();
-  await database?.drop();
-});
+afterAll(() => world?.close({ printDispatchLog: true }));
 
 describe("silent drivers", () => {
   it("a driver with a stale position is never offered the order, though nearest and with a live app", async () => {

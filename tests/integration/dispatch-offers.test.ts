@@ -6,16 +6,12 @@
 // the parking-queue rule, a chained order (BOUND), advance orders with their
 // confirmation, and the dispatcher's override (pause, candidates, send, take
 // back), each attempt recorded.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startServer, type StartedServer } from "../support/server";
-import { cloneTemplate, TEST_DB, type TestDatabase } from "../reliability/support/db";
-import { APP_SECRET, Console, DEFAULT_SETTINGS, DriverApp, dispatchApi, localText, offset, placeOrderAt, quietCity, waitFor } from "../support/dispatch-world";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { StartedServer } from "../support/server";
+import { Console, DEFAULT_SETTINGS, DriverApp, dispatchApi, localText, offset, openDispatchWorld, placeOrderAt, waitFor, type DispatchWorld } from "../support/dispatch-world";
 
+let world: DispatchWorld | undefined;
 let server: StartedServer;
-let database: TestDatabase | undefined;
-/** The run's seeded template (the demo city): the server starts on a copy of it, not on a city seeded again; with
- * the suite's APP_SECRET, from which the drivers' provisioning key is derived (the seed does not depend on it). */
-const template = inject("reliabilityTemplate");
 let console_: Console;
 let drivers: DriverApp[];
 let serviceId: number;
@@ -50,10 +46,9 @@ async function offShift(...apps: DriverApp[]) {
 }
 
 beforeAll(async () => {
-  database = await cloneTemplate(template);
-  server = await startServer({ db: TEST_DB, env: { ...database.env, DISPATCH_TICK_MS: "200", RATE_LIMIT_PER_KEY: "0", RATE_LIMIT_PER_ADDRESS: "0", DISPATCH_SCARCE_RADIUS_KM: "0" }, seeded: { ...template, appSecret: APP_SECRET } });
-  console_ = await Console.open(server.url, server.adminEmail, server.adminPassword);
-  const city = await quietCity(server.url, server.apiKey, console_);
+  world = await openDispatchWorld({ DISPATCH_TICK_MS: "200", DISPATCH_SCARCE_RADIUS_KM: "0" });
+  ({ server, console: console_ } = world);
+  const city = world.city!;
   drivers = city.apps;
   serviceId = city.serviceId;
   centre = city.centre;
@@ -62,12 +57,8 @@ beforeAll(async () => {
   await settings();
 }, 300_000);
 
-afterAll(async () => {
-  // What the dispatcher logged (a failed round shows here).
-  for (const line of server?.output().split("\n") ?? []) if (/dispatch/i.test(line)) console.log(line.slice(0, 500));
-  await server?.stop();
-  await database?.drop();
-});
+// What the dispatcher logged (a failed round shows there).
+afterAll(() => world?.close({ printDispatchLog: true }));
 
 describe("automatic offers", () => {
   it("offers the order to the nearest free driver; accepting confirms it; the attempt is recorded", async () => {

@@ -6,16 +6,14 @@
 // steered, and the hint comes back once it is gone. A driver off shift or on
 // a break gets null; a call without a key is refused in the driver
 // interface's error form.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startServer, type StartedServer } from "../support/server";
-import { cloneTemplate, TEST_DB, type TestDatabase } from "../reliability/support/db";
-import { APP_SECRET, Console, DEFAULT_SETTINGS, DriverApp, dispatchApi, postOrderAt, quietCity } from "../support/dispatch-world";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { StartedServer } from "../support/server";
+import { Console, DEFAULT_SETTINGS, DriverApp, dispatchApi, openDispatchWorld, postOrderAt, type DispatchWorld } from "../support/dispatch-world";
 import { COVERAGE_RULE } from "../../server/dispatch/core/hint";
 import { haversineMetres } from "../../server/geo/distance";
 
+let world: DispatchWorld | undefined;
 let server: StartedServer;
-let database: TestDatabase | undefined;
-const template = inject("reliabilityTemplate");
 let console_: Console;
 let drivers: DriverApp[];
 let serviceId: number;
@@ -49,32 +47,21 @@ async function cancel(uuid: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  database = await cloneTemplate(template);
-  server = await startServer({
-    db: TEST_DB,
-    env: {
-      ...database.env,
-      DISPATCH_TICK_MS: "500",
-      RATE_LIMIT_PER_KEY: "0",
-      RATE_LIMIT_PER_ADDRESS: "0",
-      DISPATCH_HINT_MIN_IDLE_SECONDS: "0",
-      // Every call computes the city afresh: each step below sees the world it arranged.
-      DISPATCH_HINT_REFRESH_SECONDS: "0",
-    },
-    seeded: { ...template, appSecret: APP_SECRET },
+  world = await openDispatchWorld({
+    DISPATCH_TICK_MS: "500",
+    DISPATCH_HINT_MIN_IDLE_SECONDS: "0",
+    // Every call computes the city afresh: each step below sees the world it arranged.
+    DISPATCH_HINT_REFRESH_SECONDS: "0",
   });
-  console_ = await Console.open(server.url, server.adminEmail, server.adminPassword);
-  const city = await quietCity(server.url, server.apiKey, console_);
+  ({ server, console: console_ } = world);
+  const city = world.city!;
   drivers = city.apps;
   serviceId = city.serviceId;
   // Nobody is offered the suite's orders: the one left open waits without a car.
   await console_.mutate("dispatch.saveSettings", { ...DEFAULT_SETTINGS, serviceId, mode: "MANUAL" });
 }, 300_000);
 
-afterAll(async () => {
-  await server?.stop();
-  await database?.drop();
-});
+afterAll(() => world?.close());
 
 describe("the region hint", () => {
   it("sends a far free car to the recent pickups, not a car among them, nobody while an order waits without a car", async () => {

@@ -6,14 +6,12 @@
 // "connection loss" counted in the meter and the impossible ones dropped; the
 // completion repeated once-only (one commission); an order with a guaranteed
 // price keeping it; messages both ways, pushed on the offer stream.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startServer, type StartedServer } from "../support/server";
-import { cloneTemplate, TEST_DB, type TestDatabase } from "../reliability/support/db";
-import { APP_SECRET, Console, DEFAULT_SETTINGS, DriverApp, dispatchApi, postOrderAt, quietCity } from "../support/dispatch-world";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { StartedServer } from "../support/server";
+import { Console, DEFAULT_SETTINGS, DriverApp, dispatchApi, openDispatchWorld, postOrderAt, type DispatchWorld } from "../support/dispatch-world";
 
+let world: DispatchWorld | undefined;
 let server: StartedServer;
-let database: TestDatabase | undefined;
-const template = inject("reliabilityTemplate");
 let console_: Console;
 let drivers: DriverApp[];
 let serviceId: number;
@@ -67,10 +65,9 @@ async function balance(app: DriverApp): Promise<number> {
 }
 
 beforeAll(async () => {
-  database = await cloneTemplate(template);
-  server = await startServer({ db: TEST_DB, env: { ...database.env, RATE_LIMIT_PER_KEY: "0", RATE_LIMIT_PER_ADDRESS: "0" }, seeded: { ...template, appSecret: APP_SECRET } });
-  console_ = await Console.open(server.url, server.adminEmail, server.adminPassword);
-  const city = await quietCity(server.url, server.apiKey, console_);
+  world = await openDispatchWorld({});
+  ({ server, console: console_ } = world);
+  const city = world.city!;
   drivers = city.apps;
   serviceId = city.serviceId;
   centre = city.centre;
@@ -84,10 +81,7 @@ beforeAll(async () => {
   }
 }, 240_000);
 
-afterAll(async () => {
-  await server?.stop();
-  await database?.drop();
-});
+afterAll(() => world?.close());
 
 describe("a metered trip", () => {
   const trip: { uuid: string; fare: number; commission: number; balance: number } = { uuid: "", fare: 0, commission: 0, balance: 0 };

@@ -5,14 +5,12 @@
 // console's driver card stays the time the shift began. The demo city's
 // drivers on shift have an open shift from the seed: before, they had none,
 // so "I'm back" opened one at that moment and the shift seemed to begin then.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startServer, type StartedServer } from "../support/server";
-import { cloneTemplate, TEST_DB, type TestDatabase } from "../reliability/support/db";
-import { APP_SECRET, Console, DEFAULT_SETTINGS, DriverApp, dispatchApi, issueKey, placeOrderAt, waitFor } from "../support/dispatch-world";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { StartedServer } from "../support/server";
+import { Console, DEFAULT_SETTINGS, DriverApp, dispatchApi, issueKey, openDispatchWorld, placeOrderAt, waitFor, type DispatchWorld } from "../support/dispatch-world";
 
+let world: DispatchWorld | undefined;
 let server: StartedServer;
-let database: TestDatabase | undefined;
-const template = inject("reliabilityTemplate");
 let console_: Console;
 
 interface Me {
@@ -29,19 +27,11 @@ async function me(app: DriverApp): Promise<Me> {
 }
 
 beforeAll(async () => {
-  database = await cloneTemplate(template);
-  server = await startServer({
-    db: TEST_DB,
-    env: { ...database.env, DISPATCH_TICK_MS: "200", RATE_LIMIT_PER_KEY: "0", RATE_LIMIT_PER_ADDRESS: "0", DISPATCH_AWAY_AFTER_TIMEOUTS: "1" },
-    seeded: { ...template, appSecret: APP_SECRET },
-  });
-  console_ = await Console.open(server.url, server.adminEmail, server.adminPassword);
+  world = await openDispatchWorld({ DISPATCH_TICK_MS: "200", DISPATCH_AWAY_AFTER_TIMEOUTS: "1" }, { quiet: false });
+  ({ server, console: console_ } = world);
 }, 300_000);
 
-afterAll(async () => {
-  await server?.stop();
-  await database?.drop();
-});
+afterAll(() => world?.close());
 
 describe("coming back from away", () => {
   it("keeps the shift's start: the seeded driver's shift, in /me and on the console's card, before and after \"I'm back\"", async () => {

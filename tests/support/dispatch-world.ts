@@ -2,8 +2,10 @@
 // administrator's session for the settings and the dispatcher's controls),
 // drivers played through the driver app interface as docs/driver-app.md
 // describes it, and orders made through the dispatch API.
-import { expect } from "vitest";
+import { expect, inject } from "vitest";
 import { provisioningKeyFor } from "@/server/driver-app/keys";
+import { startServer, type StartedServer } from "./server";
+import { cloneTemplate, TEST_DB } from "../reliability/support/db";
 import { signIn, trpcMutation, trpcQuery, type TrpcReply } from "../reliability/support/console";
 // The console's transformer with its custom types (the board's rows travel as compact tuples).
 import { superjson } from "../../shared/board-wire";
@@ -260,4 +262,49 @@ export async function waitFor<T>(what: string, fn: () => Promise<T | undefined |
 /** "YYYY-MM-DD HH:MM:SS" of `at` in the time zone (the dispatch API's pre_order_time). */
 export function localText(at: Date, timeZone: string): string {
   return new Intl.DateTimeFormat("sv-SE", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" }).format(at);
+}
+
+/** A dispatch suite's world: its own server on a copy of the run's template, the console signed in, and (when asked) the city made quiet. */
+export interface DispatchWorld {
+  server: StartedServer;
+  console: Console;
+  /** The quiet city's serving drivers, service and centre; undefined when the city was left as seeded. */
+  city?: CityDrivers;
+  /** The suite's afterAll: prints the server's dispatch lines when asked, stops it and drops its database. */
+  close(options?: { printDispatchLog?: boolean }): Promise<void>;
+}
+
+/**
+ * Starts a server for a dispatch suite with `env` beside the suites' common settings (no rate limits: a suite's
+ * phones and console share one address), on a copy of the run's seeded template with the suites' APP_SECRET (from
+ * which the drivers' provisioning key is derived; the seed does not depend on it), and signs the console in.
+ */
+export async function openDispatchWorld(env: Record<string, string>, options: { quiet?: boolean } = {}): Promise<DispatchWorld> {
+  const template = inject("reliabilityTemplate");
+  const database = await cloneTemplate(template);
+  let server: StartedServer | undefined;
+  try {
+    server = await startServer({
+      db: TEST_DB,
+      env: { ...database.env, RATE_LIMIT_PER_KEY: "0", RATE_LIMIT_PER_ADDRESS: "0", ...env },
+      seeded: { ...template, appSecret: APP_SECRET },
+    });
+    const console_ = await Console.open(server.url, server.adminEmail, server.adminPassword);
+    const city = options.quiet === false ? undefined : await quietCity(server.url, server.apiKey, console_);
+    const started = server;
+    return {
+      server: started,
+      console: console_,
+      city,
+      close: async ({ printDispatchLog = false } = {}) => {
+        if (printDispatchLog) for (const line of started.output().split("\n")) if (/dispatch/i.test(line)) console.log(line.slice(0, 500));
+        await started.stop();
+        await database.drop();
+      },
+    };
+  } catch (error) {
+    await server?.stop();
+    await database.drop();
+    throw error;
+  }
 }
