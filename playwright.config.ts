@@ -1,9 +1,10 @@
 // Browser tests of the operator console, in Debian's Chromium (Playwright
 // cannot download its own browsers here). One worker: the tests of a run
 // share one started application (e2e/global-setup.ts) and its database;
-// `npm test` runs two shards (--shard=1/2, 2/2), each with its own.
+// `npm test` runs the specs in two lanes (E2E_FILES), each with its own.
 import { existsSync } from "node:fs";
 import { defineConfig } from "@playwright/test";
+import { specLane } from "./tests/support/waiting-files";
 
 // The old headless shell when installed (scripts/ensure-chromium.sh installs it): what Playwright itself
 // runs headless, and lighter than the full browser's headless mode; E2E_CHROMIUM names another.
@@ -11,7 +12,8 @@ const chromium = process.env.E2E_CHROMIUM ?? (existsSync("/usr/bin/chromium-head
 
 export default defineConfig({
   testDir: "e2e",
-  testMatch: "**/*.spec.ts",
+  // E2E_FILES=waiting|others: the specs that wait on real time, or the rest (npm test runs them in two lanes).
+  ...specLane(),
   // Playwright empties its output folder when a run starts: shards run at once need one each.
   outputDir: process.env.E2E_OUTPUT_DIR ?? "test-results",
   workers: 1,

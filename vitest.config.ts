@@ -1,9 +1,11 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+import { lane } from "./tests/support/waiting-files";
 import path from "node:path";
 
 // Unit tests need no server; integration tests share one started server per
 // run (TEST_DB=pglite or postgres picks the database); reliability suites
-// start their own.
+// start their own. TEST_FILES=waiting|others splits the database suites'
+// files into those that mostly wait and the rest (tests/support/waiting-files.ts).
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
@@ -27,7 +29,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "integration",
-          include: ["tests/integration/**/*.test.ts"],
+          ...lane(["tests/integration/**/*.test.ts"], configDefaults.exclude),
           globalSetup: ["tests/support/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 180_000,
@@ -39,7 +41,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "reliability",
-          include: ["tests/reliability/**/*.test.ts", "tests/security/**/*.test.ts"],
+          ...lane(["tests/reliability/**/*.test.ts", "tests/security/**/*.test.ts"], configDefaults.exclude),
           globalSetup: ["tests/reliability/support/global-setup.ts"],
           testTimeout: 300_000,
           hookTimeout: 300_000,

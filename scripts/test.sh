@@ -6,12 +6,11 @@
 #      createCaller; no build needed), and the seeded template databases
 #      every lane copies (tests/support/run-templates.ts);
 #   2. on the build: the integration, reliability and security tests on the
-#      embedded PGlite and on the PostgreSQL at 127.0.0.1:5432 (each lane with
-#      its own servers on free ports and its own databases), and the
-#      Playwright suite in Debian's Chromium followed by the unit tests.
-#      (Seven lanes — each database's two projects apart, the browser in two
-#      shards — were tried: under load they made timing-bound tests fail;
-#      docs/testing.md.)
+#      embedded PGlite and on the PostgreSQL at 127.0.0.1:5432, each database
+#      in two lanes (the files that mostly wait, and the others; each lane
+#      with its own servers on free ports and its own databases), and the
+#      Playwright suite in Debian's Chromium in two lanes the same way, the
+#      unit tests after the browser's waiting specs (docs/testing.md, "Lanes").
 # What it needs is set up first: PostgreSQL started (or installed) and
 # Chromium installed when missing. Each lane's log is printed when it ends,
 # with its time and, for the vitest runs, each test file's time (slowest
@@ -78,19 +77,30 @@ parallel \
   "templates:npx tsx tests/support/run-templates.ts create $TEST_TEMPLATES" \
   "build:npx next build && node scripts/build-server.mjs"
 
-# The browser tests, then the unit tests, in one lane: both a few minutes, beside the two database lanes.
+# Round 2's lanes: each kind of test in two, the files that mostly wait
+# (time-paced windows, simulated days, deadlines, a car driven at a car's
+# pace: tests/support/waiting-files.ts) apart from the others, which use the
+# cores; on two cores the lanes of one kind used to wait one after the other.
+# The browser's lanes each start their own application (E2E_OUTPUT_DIR keeps
+# their output folders apart); the unit tests after the browser's waiting specs.
+browser() {
+  if ls e2e/*.spec.ts >/dev/null 2>&1; then E2E_FILES="$1" E2E_OUTPUT_DIR="test-results/$1" npx playwright test; fi
+}
 browser_then_unit() {
   local status=0
-  if ls e2e/*.spec.ts >/dev/null 2>&1; then npx playwright test || status=1; fi
+  browser waiting || status=1
   npx vitest run --project unit || status=1
   return "$status"
 }
-export -f browser_then_unit
+export -f browser browser_then_unit
 
-step "on the build: PGlite, PostgreSQL, and the browser then the unit tests, at once"
+step "on the build: each database's waiting files and the others, the browser's waiting specs and the others, the unit tests, at once"
 parallel \
-  "pglite:TEST_DB=pglite npx vitest run --project integration --project reliability" \
-  "postgres:TEST_DB=postgres npx vitest run --project integration --project reliability" \
-  "browser-unit:browser_then_unit"
+  "pglite:TEST_DB=pglite TEST_FILES=others npx vitest run --project integration --project reliability" \
+  "pglite-waiting:TEST_DB=pglite TEST_FILES=waiting npx vitest run --project integration --project reliability" \
+  "postgres:TEST_DB=postgres TEST_FILES=others npx vitest run --project integration --project reliability" \
+  "postgres-waiting:TEST_DB=postgres TEST_FILES=waiting npx vitest run --project integration --project reliability" \
+  "browser:browser others" \
+  "browser-waiting-unit:browser_then_unit"
 
 step "all passed"

@@ -22,7 +22,9 @@
 // warning or error in plain text on stdout; the demo's participant logs in
 // to its own exchange and the exchange trades (the simulated second
 // participant's sale is taken by one of our simulated drivers) within
-// WINDOW_MS of serving. The issue's three minutes were checked by hand
+// WINDOW_MS of serving (on PostgreSQL the window ends once the trade is in
+// the database; PGlite's folder is read after the stop, so there it runs
+// whole). The issue's three minutes were checked by hand
 // (docs/operations.md, "A first start").
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -131,6 +133,25 @@ async function stopGroup(pgid: number): Promise<void> {
   }
 }
 
+type Query = (sql: string, params: unknown[]) => Promise<Array<Record<string, unknown>>>;
+
+/** The orders the simulated participant sold on the demo's exchange, and how many of them our drivers took. */
+async function tradesIn(query: Query): Promise<{ sold: number; taken: number }> {
+  // The simulated participant exists only from this start on: its sales are this run's.
+  const [row] = await query(
+    `SELECT count(*) AS sold, count(*) FILTER (WHERE o.executor_id = ours.id) AS taken
+       FROM exchange_order o
+       JOIN exchange_participant seller ON seller.id = o.seller_id AND seller.name = $1
+       CROSS JOIN (SELECT id FROM exchange_participant WHERE name = $2) ours`,
+    [SIMULATED_PARTICIPANT, OUR_PARTICIPANT],
+  );
+  return { sold: Number(row?.sold ?? 0), taken: Number(row?.taken ?? 0) };
+}
+
+function traded(trades: { sold: number; taken: number }): boolean {
+  return trades.sold > 0 && trades.taken > 0;
+}
+
 describe("the first start as README says (npm start)", () => {
   let child: ChildProcess | undefined;
   let dataDir: string;
@@ -196,7 +217,19 @@ describe("the first start as README says (npm start)", () => {
     // The demo's participant logs in to its own exchange (the address policy lets it reach loopback).
     await until("the demo's exchange session", () => /"exchange session opened"/.test(output), 60_000);
     expect(output).toMatch(/"outgoing calls: non-public addresses allowed".*127\.0\.0\.1\/32/);
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, WINDOW_MS - (Date.now() - servingAt))));
+    // The window: on PostgreSQL it ends as soon as the trade is in the database (read beside the running server);
+    // PGlite's folder can be read only once the server has stopped, so there it runs to its end.
+    const postgres = databaseUrl ? new pg.Client({ connectionString: databaseUrl }) : undefined;
+    await postgres?.connect();
+    try {
+      const windowEnds = servingAt + WINDOW_MS;
+      while (Date.now() < windowEnds) {
+        if (postgres && traded(await tradesIn(async (sql, params) => (await postgres.query(sql, params)).rows))) break;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(postgres ? 2_000 : WINDOW_MS, Math.max(0, windowEnds - Date.now()))));
+      }
+    } finally {
+      await postgres?.end();
+    }
 
     const lines = logLines(output);
     const loud = lines.filter((line): line is LogLine => typeof line !== "string" && (line.level === "warn" || line.level === "error"));
@@ -214,30 +247,23 @@ describe("the first start as README says (npm start)", () => {
 
     // The trade, read from the database (PGlite: once the server stopped):
     // an order the simulated participant sold on the exchange, taken by one of our drivers.
-    let query: <T>(sql: string, params: unknown[]) => Promise<T[]>;
+    let query: Query;
     let close: () => Promise<void>;
     if (databaseUrl) {
       const client = new pg.Client({ connectionString: databaseUrl });
       await client.connect();
-      query = async <T,>(sql: string, params: unknown[]) => (await client.query(sql, params)).rows as T[];
+      query = async (sql, params) => (await client.query(sql, params)).rows;
       close = () => client.end();
     } else {
       await stopGroup(child!.pid!);
       const database = new PGlite(path.join(dataDir, "pglite"));
-      query = async <T,>(sql: string, params: unknown[]) => (await database.query<T>(sql, params)).rows;
+      query = async (sql, params) => (await database.query<Record<string, unknown>>(sql, params)).rows;
       close = () => database.close();
     }
     try {
-      // The simulated participant exists only from this start on: its sales are this run's.
-      const trades = await query<{ sold: string | number; taken: string | number }>(
-        `SELECT count(*) AS sold, count(*) FILTER (WHERE o.executor_id = ours.id) AS taken
-           FROM exchange_order o
-           JOIN exchange_participant seller ON seller.id = o.seller_id AND seller.name = $1
-           CROSS JOIN (SELECT id FROM exchange_participant WHERE name = $2) ours`,
-        [SIMULATED_PARTICIPANT, OUR_PARTICIPANT],
-      );
-      expect(Number(trades[0]!.sold), "orders the simulated participant sold on the demo's exchange").toBeGreaterThan(0);
-      expect(Number(trades[0]!.taken), "of them, taken by our drivers").toBeGreaterThan(0);
+      const trades = await tradesIn(query);
+      expect(trades.sold, "orders the simulated participant sold on the demo's exchange").toBeGreaterThan(0);
+      expect(trades.taken, "of them, taken by our drivers").toBeGreaterThan(0);
     } finally {
       await close();
     }

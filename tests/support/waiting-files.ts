@@ -1,0 +1,55 @@
+// The files that mostly wait (a time-paced window, a simulated day at its
+// speed-up, slow clients' cut-offs, offers' deadlines, a car driven at a real
+// car's pace): `npm test` runs them in lanes of their own beside the other
+// files of the same kind (scripts/test.sh), since they use little of the cores
+// while they wait. Chosen from the per-file wall and CPU times the runs print
+// (tests/support/timing-reporter.ts; Playwright's list reporter): the database
+// files over 30 s of wall time with CPU under about a third of it on at least
+// one database, the browser specs that wait on real time (docs/testing.md,
+// "Lanes"). A file skipped on one database costs its lane nothing there.
+export const WAITING_FILES = [
+  "tests/integration/dispatch-simulator.test.ts",
+  "tests/integration/dispatch-live-arm.test.ts",
+  "tests/integration/dispatch-liveness.test.ts",
+  "tests/integration/driver-meter.test.ts",
+  "tests/integration/driver-hint.test.ts",
+  "tests/integration/tracking.test.ts",
+  "tests/reliability/dispatch-split.test.ts",
+  "tests/reliability/faults-outbox.test.ts",
+  "tests/security/first-start.test.ts",
+  "tests/security/reports.test.ts",
+  "tests/security/hardening.test.ts",
+];
+
+/** The browser specs that wait on real time: offers left to time out, a car driven 5 s a step, waiting limits passing. */
+export const WAITING_SPECS = ["driver-app-trip.spec.ts", "driver-away.spec.ts", "driver-app.spec.ts", "night-shift-attention.spec.ts"];
+
+function which(variable: string): "waiting" | "others" | undefined {
+  const value = process.env[variable];
+  if (value === undefined || value === "") return undefined;
+  if (value === "waiting" || value === "others") return value;
+  throw new Error(`${variable} is "waiting", "others" or unset, not "${value}"`);
+}
+
+/**
+ * A vitest project's files: TEST_FILES=waiting only the waiting files of its include; TEST_FILES=others all but
+ * them; unset: all.
+ */
+export function lane(include: string[], defaultExclude: readonly string[]): { include: string[]; exclude: string[] } {
+  const exclude = [...defaultExclude];
+  const files = which("TEST_FILES");
+  if (files === "waiting") {
+    const folders = include.map((glob) => glob.replace(/\*\*\/\*\.test\.ts$/, ""));
+    return { include: WAITING_FILES.filter((file) => folders.some((folder) => file.startsWith(folder))), exclude };
+  }
+  if (files === "others") return { include, exclude: [...exclude, ...WAITING_FILES] };
+  return { include, exclude };
+}
+
+/** Playwright's specs: E2E_FILES=waiting only the waiting specs, E2E_FILES=others all but them; unset: all. */
+export function specLane(): { testMatch: string | string[]; testIgnore: string[] } {
+  const files = which("E2E_FILES");
+  if (files === "waiting") return { testMatch: WAITING_SPECS.map((spec) => `**/${spec}`), testIgnore: [] };
+  if (files === "others") return { testMatch: "**/*.spec.ts", testIgnore: WAITING_SPECS.map((spec) => `**/${spec}`) };
+  return { testMatch: "**/*.spec.ts", testIgnore: [] };
+}
