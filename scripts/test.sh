@@ -82,9 +82,10 @@ parallel \
 # pace: tests/support/waiting-files.ts) apart from the others, which use the
 # cores; on two cores the lanes of one kind used to wait one after the other.
 # The browser's lanes each start their own application (E2E_OUTPUT_DIR keeps
-# their output folders apart); the unit tests after the browser's waiting specs.
+# their output folders apart; no traces: playwright.config.ts); the unit tests
+# after the browser's waiting specs.
 browser() {
-  if ls e2e/*.spec.ts >/dev/null 2>&1; then E2E_FILES="$1" E2E_OUTPUT_DIR="test-results/$1" npx playwright test; fi
+  if ls e2e/*.spec.ts >/dev/null 2>&1; then E2E_FILES="$1" E2E_OUTPUT_DIR="test-results/$1" E2E_TRACE=off npx playwright test; fi
 }
 browser_then_unit() {
   local status=0

@@ -14,6 +14,9 @@ export const WAITING_FILES = [
   "tests/integration/driver-meter.test.ts",
   "tests/integration/driver-hint.test.ts",
   "tests/integration/tracking.test.ts",
+  // The demo's simulators at their real pace (PGlite only).
+  "tests/integration/simulator.test.ts",
+  "tests/integration/simulator-exchange.test.ts",
   "tests/reliability/dispatch-split.test.ts",
   "tests/reliability/faults-outbox.test.ts",
   "tests/security/first-start.test.ts",
