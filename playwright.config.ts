@@ -14,7 +14,7 @@ export default defineConfig({
   testDir: "e2e",
   // E2E_FILES=waiting|others: the specs that wait on real time, or the rest (npm test runs them in two lanes).
   ...specLane(),
-  // Playwright empties its output folder when a run starts: shards run at once need one each.
+  // Playwright empties its output folder when a run starts: lanes run at once need one each (scripts/test.sh).
   outputDir: process.env.E2E_OUTPUT_DIR ?? "test-results",
   workers: 1,
   fullyParallel: false,
