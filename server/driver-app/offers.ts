@@ -16,6 +16,7 @@ import { noteAppSeen } from "../dispatch/liveness";
 import { readDriverOrder, type DriverOrderView } from "./order-view";
 import { lastMessageId, newFromDispatch } from "../messages/driver-thread";
 import { sqlQuery } from "../db/sql";
+import { watchStream } from "./stream-sweep";
 
 export interface OfferView {
   offer_id: number;
@@ -146,42 +147,52 @@ async function streamOffers(db: Db, me: DriverIdentity, maxSeconds: number, writ
   // else those written from now on. Never past the newest message (a cursor from elsewhere would mute the next ones).
   const newest = await lastMessageId(db, me.id);
   let lastMessage = afterMessage === undefined ? newest : Math.min(afterMessage, newest);
-  // Messages are read at the start, when one is announced, and after a quiet wait (in case an announcement was lost).
-  let woke: Wake = "timeout";
-  while (!signal.aborted && Date.now() < until) {
-    const live = await readLive(db, me);
-    if (me.keyHash !== undefined && !live?.holds) {
-      write(`event: error\ndata: ${JSON.stringify({ error: { code: "UNAUTHORIZED", message: errorMessage("UNAUTHORIZED", {}, config().LANGUAGE) } })}\n\n`);
-      return;
-    }
-    // An open stream is a live app: dispatch offers to it (server/dispatch/liveness.ts).
-    await noteAppSeen(db, me.id);
-    const key = live && live.offer_id !== null ? String(live.offer_id) : "none";
-    // The order is read only for an offer the phone has not been sent.
-    if (key !== last) {
-      // `id:` is the stream's message cursor, for the next stream's `after_message`.
-      write(`id: ${lastMessage}\nevent: offer\ndata: ${JSON.stringify({ offer: await offerView(db, me, live) })}\n\n`);
-      last = key;
-    }
-    if (woke !== "offer") {
-      for (const message of await newFromDispatch(db, me.id, lastMessage)) {
-        write(`id: ${message.id}\nevent: message\ndata: ${JSON.stringify({ message })}\n\n`);
-        lastMessage = message.id;
+  // The state is read at the start, when a change is announced, and when the instance's sweep finds it differs from
+  // what was sent (an announcement lost: stream-sweep.ts); a keep-alive alone reads nothing.
+  let wakeSweep: (() => void) | undefined;
+  const unwatch = watchStream(db, { driverId: me.id, keyHash: me.keyHash, offerKey: () => last, lastMessage: () => lastMessage, wake: () => wakeSweep?.() });
+  try {
+    let woke: Wake = "sweep";
+    while (!signal.aborted && Date.now() < until) {
+      if (woke !== "timeout") {
+        const live = await readLive(db, me);
+        if (me.keyHash !== undefined && !live?.holds) {
+          write(`event: error\ndata: ${JSON.stringify({ error: { code: "UNAUTHORIZED", message: errorMessage("UNAUTHORIZED", {}, config().LANGUAGE) } })}\n\n`);
+          return;
+        }
+        // An open stream is a live app: dispatch offers to it (server/dispatch/liveness.ts; the sweep notes it between wake-ups).
+        await noteAppSeen(db, me.id);
+        const key = live && live.offer_id !== null ? String(live.offer_id) : "none";
+        // The order is read only for an offer the phone has not been sent.
+        if (key !== last) {
+          // `id:` is the stream's message cursor, for the next stream's `after_message`.
+          write(`id: ${lastMessage}\nevent: offer\ndata: ${JSON.stringify({ offer: await offerView(db, me, live) })}\n\n`);
+          last = key;
+        }
+        if (woke !== "offer") {
+          for (const message of await newFromDispatch(db, me.id, lastMessage)) {
+            write(`id: ${message.id}\nevent: message\ndata: ${JSON.stringify({ message })}\n\n`);
+            lastMessage = message.id;
+          }
+        }
       }
+      woke = await nextOfferChange(me.id, Math.min(KEEP_ALIVE_MS, until - Date.now()), signal, (wake) => (wakeSweep = wake));
+      if (woke === "timeout" && !signal.aborted) write(": keep-alive\n\n");
     }
-    woke = await nextOfferChange(me.id, Math.min(KEEP_ALIVE_MS, until - Date.now()), signal);
-    if (woke === "timeout" && !signal.aborted) write(": keep-alive\n\n");
+  } finally {
+    unwatch();
   }
 }
 
-type Wake = "offer" | "message" | "timeout";
+type Wake = "offer" | "message" | "sweep" | "timeout";
 
-/** Any change of an offer to the driver (made, accepted, refused, timed out, withdrawn), or of its access. */
-function nextOfferChange(driverId: number, ms: number, signal: AbortSignal): Promise<Wake> {
+/** Any change of an offer to the driver (made, accepted, refused, timed out, withdrawn), or of its access; or the sweep's wake-up (`onSweep` receives it). */
+function nextOfferChange(driverId: number, ms: number, signal: AbortSignal, onSweep: (wake: () => void) => void): Promise<Wake> {
   return new Promise((resolve) => {
     const done = (value: Wake) => {
       clearTimeout(timer);
       stop();
+      onSweep(() => undefined);
       signal.removeEventListener("abort", aborted);
       resolve(value);
     };
@@ -190,6 +201,7 @@ function nextOfferChange(driverId: number, ms: number, signal: AbortSignal): Pro
       if ((event.type === "offer.changed" && event.driverId === driverId) || accessChanged(driverId)(event)) done("offer");
       if (event.type === "driver.message" && event.driverId === driverId && event.sender === "DISPATCHER") done("message");
     });
+    onSweep(() => done("sweep"));
     const timer = setTimeout(() => done("timeout"), Math.max(0, ms));
     signal.addEventListener("abort", aborted);
   });

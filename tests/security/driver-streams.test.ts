@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { provisioningKeyFor } from "@/server/driver-app/keys";
 import { closeAgents, send } from "../reliability/support/http";
 import { until } from "../support/wait";
+import { TEST_DB } from "../reliability/support/db";
 import { template } from "../reliability/support/instance";
 import { trpcMutation, trpcQuery } from "../reliability/support/console";
 import { adminCookie, openStream, startWithMetrics, within, type Started } from "./support/round-three";
@@ -96,6 +97,30 @@ describe("driver app streams end when the driver's access changes", () => {
     expect(await within(open.ended, STREAM_WAKE_MS), "the stream ends").toBe(true);
     expect(open.received()).toMatch(/"UNAUTHORIZED"/);
   });
+});
+
+describe("an announcement lost on the way", () => {
+  // The stream is woken by the event bus; the instance's sweep (server/driver-app/stream-sweep.ts) reads every open
+  // stream's driver in one statement each 15 s and wakes those whose state differs from what they sent. A row written
+  // straight into the database announces nothing, as a relay that lost its event: only the sweep can bring it.
+  // PostgreSQL only: PGlite's data folder is the running server's alone.
+  it.runIf(TEST_DB === "postgres")(
+    "a dispatcher's message written without its event reaches the open stream within the sweep's period",
+    async () => {
+      const driver = drivers.at(-1)!;
+      const key = await issueKey(driver.id);
+      const open = await stream(key);
+      expect(open.status).toBe(200);
+      await until("the stream's first turn", () => /event: offer/.test(open.received()), STREAM_WAKE_MS);
+      const text = `unannounced ${Date.now()}`;
+      await s.database.use((_prisma, query) => query(`INSERT INTO driver_message (driver_id, sender, text) VALUES ($1, 'DISPATCHER', $2)`, [driver.id, text]));
+      // One sweep's period (15 s) and room for a loaded machine.
+      await until("the message on the stream", () => open.received().includes(text), 25_000);
+      expect(open.received()).toMatch(/event: message\ndata: .*unannounced/);
+      open.close();
+    },
+    60_000,
+  );
 });
 
 describe("a long poll holds no place while it waits", () => {
