@@ -6,14 +6,21 @@ import type { Tx } from "../db";
 import { SYSTEM_ACTOR } from "../actor";
 import { lockOrder, moveOrderInTx, type MovedOrder } from "../orders/move-order";
 import { loadSettings } from "./settings";
+import { sqlQuery } from "../db/sql";
 
 export async function escalateInTx(tx: Tx, orderId: number): Promise<MovedOrder[]> {
   const order = await lockOrder(tx, { orderId });
   if (order.state !== "FREE" && order.state !== "FREE_LONG") return [];
-  const info = await tx.order.findUniqueOrThrow({ where: { id: orderId }, select: { serviceId: true, regionId: true } });
+  // One statement by hand: every refusal and timeout comes here (docs/performance.md, "A fleet of ten thousand").
+  const [info] = await sqlQuery<{ serviceId: number; regionId: number | null; attempts: number | null }>(
+    tx,
+    `SELECT o.service_id AS "serviceId", o.region_id AS "regionId", d.attempts FROM orders o LEFT JOIN dispatch_order d ON d.order_id = o.id WHERE o.id = $1`,
+    [orderId],
+  );
+  if (!info) return [];
   const settings = (await loadSettings(tx)).forOrder(info.serviceId, info.regionId);
-  const control = await tx.dispatchOrder.findUnique({ where: { orderId }, select: { attempts: true } });
-  if (!settings || settings.mode === "MANUAL" || !control || control.attempts < settings.attempts) return [];
+  const attempts = info.attempts;
+  if (!settings || settings.mode === "MANUAL" || attempts === null || attempts < settings.attempts) return [];
   await tx.dispatchOrder.update({ where: { orderId }, data: { radioAt: new Date() }, select: { orderId: true } });
-  return [await moveOrderInTx(tx, { orderId, to: "ORDER_ON_RADIO", actor: SYSTEM_ACTOR, reason: `nobody accepted after ${control.attempts} offers: on the radio` })];
+  return [await moveOrderInTx(tx, { orderId, to: "ORDER_ON_RADIO", actor: SYSTEM_ACTOR, reason: `nobody accepted after ${attempts} offers: on the radio` })];
 }

@@ -3,6 +3,7 @@
 import type { Db } from "../db";
 import { OrderError } from "../errors";
 import { publish } from "../events/bus";
+import { publishDriverStates } from "../orders/move-order";
 import { regionAt } from "../geo/regions";
 import { lockDriver } from "../orders/commands/driver-party";
 import { DRIVER_HOLDING_STATES } from "../orders/states";
@@ -11,13 +12,8 @@ import type { DriverIdentity } from "./keys";
 import { writePosition } from "./position-write";
 
 /** Tells the consoles (live map, drivers table) where the driver is and in which state. */
-export async function publishDriver(db: Db, driverId: number): Promise<void> {
-  const d = await db.driver.findUnique({
-    where: { id: driverId },
-    select: { id: true, callSign: true, state: true, lat: true, lon: true, speed: true, bearing: true, regionId: true },
-  });
-  if (!d) return;
-  publish({ type: "driver.changed", driverId: d.id, callSign: d.callSign, state: d.state, lat: d.lat, lon: d.lon, speed: d.speed, bearing: d.bearing, regionId: d.regionId });
+export function publishDriver(db: Db, driverId: number): Promise<void> {
+  return publishDriverStates(db, [driverId]);
 }
 
 export interface PositionInput {

@@ -5,11 +5,14 @@
 // again at every keep-alive: with 10,000 phones that was two statements a
 // stream every 15 s, 1,300 a second, most of an instance's core
 // (docs/performance.md, "A fleet of ten thousand"). Now the instance reads
-// the state of every driver with a stream open in one statement per sweep,
-// and wakes only the streams whose driver's state differs from what the
-// stream last sent; the others write their keep-alive and read nothing.
-// The sweep also notes each driver's app as seen: an open stream is a live
-// app (server/dispatch/liveness.ts).
+// the state of the drivers with a stream open set-based: every second one
+// statement for a fifteenth of the streams (so each is looked at every 15 s,
+// and the app-seen writes below stay spread over time as the streams' own
+// were: a write of all 10,000 drivers' rows at once held their locks against
+// the position batches), and wakes only the streams whose driver's state
+// differs from what the stream last sent; the others write their keep-alive
+// and read nothing. The sweep also notes each driver's app as seen: an open
+// stream is a live app (server/dispatch/liveness.ts).
 import type { Db } from "../db";
 import { sqlQuery } from "../db/sql";
 import { noteAppSeen } from "../dispatch/liveness";
@@ -28,8 +31,8 @@ export interface StreamWatch {
 
 /** How often the state of every open stream's driver is read: the keep-alive's period, as each stream did before. */
 export const SWEEP_MS = 15_000;
-/** Drivers a statement at most (each a few index probes). */
-const CHUNK = 5_000;
+/** A slice of the streams each tick: SWEEP_MS / TICK_MS slices make the round. */
+const TICK_MS = 1_000;
 
 interface SweepRow {
   i: number;
@@ -62,12 +65,14 @@ class StreamSweep {
   private readonly watches = new Set<StreamWatch>();
   private timer: NodeJS.Timeout | undefined;
   private running = false;
+  /** Where the next slice starts, in the order the streams were opened. */
+  private cursor = 0;
 
   constructor(readonly db: Db) {}
 
   watch(w: StreamWatch): () => void {
     this.watches.add(w);
-    this.timer ??= setInterval(() => void this.sweep(), SWEEP_MS).unref();
+    this.timer ??= setInterval(() => void this.sweep(), TICK_MS).unref();
     return () => {
       this.watches.delete(w);
       if (this.watches.size === 0 && this.timer) {
@@ -77,18 +82,21 @@ class StreamSweep {
     };
   }
 
+  /** One tick: the next slice of the streams (about a fifteenth), read in one statement. */
   async sweep(): Promise<void> {
     if (this.running) return;
     this.running = true;
     try {
       const all = [...this.watches];
-      for (let start = 0; start < all.length; start += CHUNK) {
-        const part = all.slice(start, start + CHUNK);
-        const rows = await sqlQuery<SweepRow>(this.db, SWEEP, [part.map((w) => w.driverId), part.map((w) => w.keyHash ?? null)]);
-        for (const w of outOfDate(part, rows)) w.wake();
-        // Batched and throttled per driver in liveness.ts: one UPDATE for many drivers, each at most every 10 s.
-        await Promise.all([...new Set(part.map((w) => w.driverId))].map((id) => noteAppSeen(this.db, id)));
-      }
+      if (all.length === 0) return;
+      const size = Math.ceil(all.length / (SWEEP_MS / TICK_MS));
+      if (this.cursor >= all.length) this.cursor = 0;
+      const part = all.slice(this.cursor, this.cursor + size);
+      this.cursor += size;
+      const rows = await sqlQuery<SweepRow>(this.db, SWEEP, [part.map((w) => w.driverId), part.map((w) => w.keyHash ?? null)]);
+      for (const w of outOfDate(part, rows)) w.wake();
+      // Batched and throttled per driver in liveness.ts: one UPDATE for many drivers, each at most every 10 s.
+      await Promise.all([...new Set(part.map((w) => w.driverId))].map((id) => noteAppSeen(this.db, id)));
     } catch (error) {
       log.warn("offer streams' sweep failed; the next one tries again", error);
     } finally {

@@ -182,13 +182,15 @@ async function syncDriverState(tx: Tx, before: number | null, after: number | nu
   return changed;
 }
 
-/** Tells the consoles' maps of drivers whose state a move changed. */
-async function publishDriverStates(db: Db, ids: number[]): Promise<void> {
+/** Tells the consoles' maps (live map, drivers table) where these drivers are and in which state. */
+export async function publishDriverStates(db: Db, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
-  const drivers = await db.driver.findMany({
-    where: { id: { in: ids } },
-    select: { id: true, callSign: true, state: true, lat: true, lon: true, speed: true, bearing: true, regionId: true },
-  });
+  // By hand: two moves an offer and its answer, each an ORM call's query compilation otherwise.
+  const drivers = await sqlQuery<{ id: number; callSign: string; state: string; lat: number | null; lon: number | null; speed: number; bearing: number; regionId: number | null }>(
+    db,
+    `SELECT id, call_sign AS "callSign", state::text AS state, lat, lon, speed, bearing, region_id AS "regionId" FROM driver WHERE id = ANY($1::int[])`,
+    [ids],
+  );
   for (const d of drivers) {
     publish({ type: "driver.changed", driverId: d.id, callSign: d.callSign, state: d.state, lat: d.lat, lon: d.lon, speed: d.speed, bearing: d.bearing, regionId: d.regionId });
   }
