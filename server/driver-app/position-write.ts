@@ -117,6 +117,10 @@ const MAX_WAITING = 2_000;
 const key = Symbol.for("taxi.positionWriter");
 type Holder = { [key]?: WeakMap<Db, ResultBatcher<PositionRow, Written>> };
 
+/** A skipped report tries the next batches this often, and for this long, before it waits for its row alone. */
+const SKIPPED_RETRY_MS = 100;
+const SKIPPED_RETRY_FOR_MS = 5_000;
+
 /**
  * Writes a position with the others that arrive meanwhile; resolves after its
  * statement committed. `beforeWait`: the request gives back its admission
@@ -140,8 +144,17 @@ export async function writePosition(db: Db, row: PositionRow, beforeWait?: () =>
   }
   const pending = writer.add(row);
   beforeWait?.();
-  const written = await pending;
+  let written = await pending;
+  // The driver's row was held (an offer being made to them, a move of their order): the report goes with the next
+  // batches until the row is free. Waiting for the lock alone holds a pooled connection meanwhile: with the rounds'
+  // offers holding hundreds of drivers' rows for seconds on a loaded instance, such waits took the whole pool and
+  // stalled every position for tens of seconds (docs/performance.md, "A fleet of ten thousand", round five).
+  const giveUp = Date.now() + SKIPPED_RETRY_FOR_MS;
+  while (written === SKIPPED && Date.now() < giveUp) {
+    await new Promise((resolve) => setTimeout(resolve, SKIPPED_RETRY_MS));
+    written = await writer.add(row);
+  }
   if (written !== SKIPPED) return written;
-  // The driver's row was held: this report waits for it alone, outside the batches.
+  // Still held after that: this report waits for its row alone, outside the batches.
   return (await writePositions(db, [row], ONE))[0] as PositionWritten;
 }
