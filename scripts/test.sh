@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The whole suite (`npm test`), in two rounds of parallel lanes:
+# The whole suite (`npm test`), in two rounds of parallel lanes, with the type
+# check and lint beside both (from the start until they end):
 #   1. beside the production build (Next's, and the custom server's
-#      build/server/main.mjs, which every suite's servers run): the type
-#      check and lint, the fast tier (every console procedure through
-#      createCaller; no build needed), and the seeded template databases
-#      every lane copies (tests/support/run-templates.ts);
+#      build/server/main.mjs, which every suite's servers run): the fast
+#      tier (every console procedure through createCaller; no build needed),
+#      and the seeded template databases every lane copies
+#      (tests/support/run-templates.ts);
 #   2. on the build: the integration, reliability and security tests on the
 #      embedded PGlite and on the PostgreSQL at 127.0.0.1:5432, each database
 #      in two lanes (the files that mostly wait, and the others; each lane
@@ -70,12 +71,28 @@ npx prisma generate >/dev/null
 export TEST_TEMPLATES="$logs/templates.json"
 trap 'npx tsx tests/support/run-templates.ts drop "$TEST_TEMPLATES" >/dev/null 2>&1 || true' EXIT
 
-step "the fast tier, the type check and lint, the templates, beside the build"
+# The type check and lint need nothing else and no build: they start first and
+# run on into round 2 (ESLint's type-aware rules take one core for a minute
+# after the build has ended; waiting for them left the other core idle), and
+# are waited for at the end.
+step "the type check and lint, from now until the end"
+parallel "checks:npx tsc --noEmit && npx eslint ." >"$logs/checks.outer" 2>&1 &
+checks_pid=$!
+
+# The checks' result, printed once they have ended (at the end, or at once when a round failed).
+checks() {
+  local status=0
+  wait "$checks_pid" || status=$?
+  cat "$logs/checks.outer"
+  return "$status"
+}
+
+step "the fast tier and the templates, beside the build"
+round_status=0
 parallel \
   "fast:npx vitest run --project fast" \
-  "checks:npx tsc --noEmit && npx eslint ." \
   "templates:npx tsx tests/support/run-templates.ts create $TEST_TEMPLATES" \
-  "build:npx next build && node scripts/build-server.mjs"
+  "build:npx next build && node scripts/build-server.mjs" || round_status=$?
 
 # Round 2's lanes: each kind of test in two, the files that mostly wait
 # (time-paced windows, simulated days, deadlines, a car driven at a car's
@@ -95,6 +112,12 @@ browser_then_unit() {
 }
 export -f browser browser_then_unit
 
+if [ "$round_status" -ne 0 ]; then
+  checks || true
+  printf '\n=== FAILED: the round beside the build (above) ===\n'
+  exit "$round_status"
+fi
+
 step "on the build: each database's waiting files and the others, the browser's waiting specs and the others, the unit tests, at once"
 parallel \
   "pglite:TEST_DB=pglite TEST_FILES=others npx vitest run --project integration --project reliability" \
@@ -102,6 +125,15 @@ parallel \
   "postgres:TEST_DB=postgres TEST_FILES=others npx vitest run --project integration --project reliability" \
   "postgres-waiting:TEST_DB=postgres TEST_FILES=waiting npx vitest run --project integration --project reliability" \
   "browser:browser others" \
-  "browser-waiting-unit:browser_then_unit"
+  "browser-waiting-unit:browser_then_unit" || round_status=$?
+
+step "the type check and lint"
+checks_status=0
+checks || checks_status=$?
+if [ "$round_status" -ne 0 ]; then
+  printf '\n=== FAILED: lanes of the round on the build (their lines above) ===\n'
+  exit "$round_status"
+fi
+[ "$checks_status" -eq 0 ] || exit "$checks_status"
 
 step "all passed"
