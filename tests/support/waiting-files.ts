@@ -22,6 +22,8 @@ export const WAITING_FILES = [
   "tests/security/first-start.test.ts",
   "tests/security/reports.test.ts",
   "tests/security/hardening.test.ts",
+  // Long polls of 15 s and a wait for the streams' sweep (15 s).
+  "tests/security/driver-streams.test.ts",
 ];
 
 /** The browser specs that wait on real time: offers left to time out, a car driven 5 s a step, waiting limits passing. */
