@@ -11,7 +11,8 @@
 #      in two lanes (the files that mostly wait, and the others; each lane
 #      with its own servers on free ports and its own databases), and the
 #      Playwright suite in Debian's Chromium in two lanes the same way, the
-#      unit tests after the browser's waiting specs (docs/testing.md, "Lanes").
+#      unit tests after the browser's waiting specs (docs/testing.md, "Lanes");
+#   3. the few files that need the machine to themselves, alone.
 # What it needs is set up first: PostgreSQL started (or installed) and
 # Chromium installed when missing. Each lane's log is printed when it ends,
 # with its time and, for the vitest runs, each test file's time (slowest
@@ -126,6 +127,10 @@ parallel \
   "postgres-waiting:TEST_DB=postgres TEST_FILES=waiting npx vitest run --project integration --project reliability" \
   "browser:browser others" \
   "browser-waiting-unit:browser_then_unit" || round_status=$?
+
+# The files that need the machine to themselves (tests/support/waiting-files.ts, ALONE_FILES: PGlite only today).
+step "alone: the files that need the machine to themselves"
+parallel "alone:TEST_DB=pglite TEST_FILES=alone npx vitest run --project integration" || round_status=$?
 
 step "the type check and lint"
 checks_status=0
