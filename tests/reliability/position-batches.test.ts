@@ -33,7 +33,8 @@ describe.skipIf(TEST_DB !== "postgres")("position reports in batches on PostgreS
       centre = { lat: city.lat, lon: city.lon };
       return prisma.driver.findMany({ where: { cityId: city.id, active: true }, orderBy: { id: "asc" }, take: 6, select: { id: true, callSign: true } });
     });
-    app = await appInstance(database, { env: { RATE_LIMIT_PER_KEY: "0", RATE_LIMIT_PER_ADDRESS: "0", SIMULATE: "0" } });
+    // A pool of three: the second test holds more drivers' rows than that.
+    app = await appInstance(database, { env: { RATE_LIMIT_PER_KEY: "0", RATE_LIMIT_PER_ADDRESS: "0", SIMULATE: "0", DATABASE_POOL_SIZE: "3" } });
     await app.start();
     const provisioning = provisioningKeyFor(template().appSecret);
     for (const d of rows) {
@@ -78,6 +79,39 @@ describe.skipIf(TEST_DB !== "postgres")("position reports in batches on PostgreS
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       const stored = await locker.query<{ lat: number; lon: number }>("SELECT lat, lon FROM driver WHERE id = $1", [held.id]);
       expect(stored.rows[0]).toEqual(heldSpot);
+    } finally {
+      await locker.query("ROLLBACK").catch(() => undefined);
+      await locker.end();
+    }
+  });
+
+  it("more drivers' rows held than the pool has connections: the others are still answered while they are held", async () => {
+    // Each report used to wait for its held row alone on a pooled connection: four such waits took the pool of three,
+    // and every other report waited for the rows too (docs/performance.md, "A fleet of ten thousand", round five).
+    const held = drivers.slice(0, 4);
+    const others = drivers.slice(4);
+    // Every driver's app noted as seen just now (a write of their rows, at most every 10 s): only positions below.
+    for (const d of drivers) expect((await report(d.key, centre)).status).toBe(200);
+    const locker = new pg.Client({ connectionString: database.url });
+    await locker.connect();
+    try {
+      await locker.query("BEGIN");
+      await locker.query("SELECT id FROM driver WHERE id = ANY($1::int[]) FOR NO KEY UPDATE", [held.map((d) => d.id)]);
+      const heldSpots = held.map((_, i) => ({ lat: centre.lat + 0.002 + i / 10_000, lon: centre.lon + 0.002 }));
+      const heldReplies = held.map((d, i) => report(d.key, heldSpots[i]!));
+      // The held reports' first batch has skipped them by now.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const spots = others.map((_, i) => ({ lat: centre.lat + 0.003 + i / 10_000, lon: centre.lon }));
+      const answered = await Promise.race([
+        Promise.all(others.map((d, i) => report(d.key, spots[i]!))),
+        new Promise<"not answered">((resolve) => setTimeout(() => resolve("not answered"), 3_000)),
+      ]);
+      expect(answered === "not answered" ? answered : answered.map((r) => r.status)).toEqual(others.map(() => 200));
+      await locker.query("COMMIT");
+      for (const r of await Promise.all(heldReplies)) expect(r.status, JSON.stringify(r.body)).toBe(200);
+      const stored = await locker.query<{ id: number; lat: number; lon: number }>("SELECT id, lat, lon FROM driver WHERE id = ANY($1::int[])", [drivers.map((d) => d.id)]);
+      for (const [i, d] of held.entries()) expect(stored.rows.find((r) => r.id === d.id)).toMatchObject(heldSpots[i]!);
+      for (const [i, d] of others.entries()) expect(stored.rows.find((r) => r.id === d.id)).toMatchObject(spots[i]!);
     } finally {
       await locker.query("ROLLBACK").catch(() => undefined);
       await locker.end();
