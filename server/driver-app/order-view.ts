@@ -110,7 +110,8 @@ export function view(row: OrderRow, driverId: number): DriverOrderView {
 }
 
 // The same row as `orderSelect`, by hand: every offer pushed to a phone and every answer's reply reads it (an ORM
-// call costs a query compilation in the process: docs/performance.md, "A fleet of ten thousand"). Times come as
+// call costs a query compilation in the process: docs/performance.md, "A fleet of ten thousand"; its twin is kept equal
+// by tests/unit/driver-order-row.test.ts). Times come as
 // epoch milliseconds: the columns hold UTC without a zone, which the driver would read in the process's zone.
 const ORDER_ROW = `
   SELECT o.id, o.uuid::text AS uuid, o.version, o.state, o.status_code AS "statusCode", o.service_id AS "serviceId",
@@ -126,7 +127,7 @@ const ORDER_ROW = `
 
 type RawOrderRow = Omit<OrderRow, "preOrderTime" | "arrivalAt" | "createdAt" | "rate"> & { preOrderMs: number | null; arrivalMs: number | null; createdMs: number; rateKind: RateKindName | null };
 
-async function readOrderRow(db: Db, id: number): Promise<OrderRow> {
+export async function readOrderRow(db: Db, id: number): Promise<OrderRow> {
   const [raw] = await sqlQuery<RawOrderRow>(db, ORDER_ROW, [id]);
   if (!raw) throw new OrderError("NOT_FOUND", { what: "Order", id: String(id) });
   const { preOrderMs, arrivalMs, createdMs, rateKind, ...row } = raw;
