@@ -134,7 +134,7 @@ step "the type check and lint"
 checks_status=0
 checks || checks_status=$?
 if [ "$round_status" -ne 0 ]; then
-  printf '\n=== FAILED: lanes of the round on the build (their lines above) ===\n'
+  printf '\n=== FAILED: lanes of rounds 2 or 3 (their lines above) ===\n'
   exit "$round_status"
 fi
 [ "$checks_status" -eq 0 ] || exit "$checks_status"
