@@ -38,15 +38,18 @@ export function LiveProvider({ children }: { children: ReactNode }) {
   const sub = useSubscription(
     // eslint-disable-next-line react-hooks/refs -- the callbacks run on subscription events, never during render
     trpc.live.events.subscriptionOptions(undefined, {
-      onData: (event) => {
-        if (event.type === "drivers.changed") {
-          for (const row of event.rows) {
-            const change: PageEvent = { type: "driver.changed", ...fromDriverRow(row) };
-            for (const h of handlers.current) h(change);
+      // A message is what gathered since the last (server/events/console-batch.ts): each event in turn.
+      onData: (message) => {
+        for (const event of message.events) {
+          if (event.type === "drivers.changed") {
+            for (const row of event.rows) {
+              const change: PageEvent = { type: "driver.changed", ...fromDriverRow(row) };
+              for (const h of handlers.current) h(change);
+            }
+            continue;
           }
-          return;
+          for (const h of handlers.current) h(event);
         }
-        for (const h of handlers.current) h(event);
       },
       onStarted: () => {
         // After a reconnect events may have been missed: pages refetch.

@@ -346,8 +346,8 @@ async function consoleScenario(app: BenchServer, uuids: string[]): Promise<{ boa
             while ((nl = buffer.indexOf("\n")) !== -1) {
               const line = buffer.slice(0, nl);
               buffer = buffer.slice(nl + 1);
-              const m = /"uuid":"([0-9a-f-]{36})"/.exec(line);
-              if (m && !map.has(m[1]!)) map.set(m[1]!, performance.now());
+              // A message may carry several orders' events (server/events/console-batch.ts).
+              for (const m of line.matchAll(/"uuid":"([0-9a-f-]{36})"/g)) if (!map.has(m[1]!)) map.set(m[1]!, performance.now());
             }
           }
         } catch {

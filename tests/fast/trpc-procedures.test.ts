@@ -15,6 +15,7 @@ import { openLocalDb } from "../support/local-db";
 import { connection, db } from "@/server/db";
 import { appRouter } from "@/server/trpc/root";
 import { publish } from "@/server/events/bus";
+import { CONSOLE_FLUSH_MS } from "@/server/events/console-batch";
 import { SESSION_MAX_AGE_SECONDS } from "@/server/auth/next-auth";
 import type { UserRole } from "@/server/generated/prisma/enums";
 import { fingerprint } from "../reliability/support/db";
@@ -217,8 +218,27 @@ describe("live.events", () => {
     publish({ type: "balance.changed", account: "driver", id: fx.driverId, balance: "0" });
     const [dispatcher, accountant] = await Promise.all(firsts);
     // Delivery is in order: the accountant's first event is the balance (the order, published first, was not theirs).
-    expect(dispatcher?.value).toMatchObject({ type: "order.created", orderId: fx.orderId });
-    expect(accountant?.value).toMatchObject({ type: "balance.changed", id: fx.driverId });
+    expect(dispatcher?.value).toMatchObject({ events: [{ type: "order.created", orderId: fx.orderId }] });
+    expect(accountant?.value).toMatchObject({ events: [{ type: "balance.changed", id: fx.driverId }] });
     for (const s of streams) await s.iterator.return?.();
+  });
+
+  it("sends what gathered as one message, each order once in its latest state, and then at most one message every CONSOLE_FLUSH_MS", async () => {
+    const iterator = (await callerOf(single.DISPATCHER).live.events())[Symbol.asyncIterator]();
+    const first = iterator.next();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const change = (orderId: number, state: string) => publish({ type: "order.changed", orderId, uuid: `fast-${orderId}`, state, statusCode: 9, driverId: null, regionId: null });
+    for (let i = 0; i < 30; i++) change(1_000_000 + (i % 3), `S${i}`);
+    const burst = await first;
+    expect(burst.value).toEqual({
+      events: [27, 28, 29].map((i) => ({ type: "order.changed", orderId: 1_000_000 + (i % 3), uuid: `fast-${1_000_000 + (i % 3)}`, state: `S${i}`, statusCode: 9, driverId: null, regionId: null })),
+    });
+    const sentAt = performance.now();
+    change(1_000_000, "LATER");
+    const later = await iterator.next();
+    expect(later.value).toMatchObject({ events: [{ orderId: 1_000_000, state: "LATER" }] });
+    // Timers may fire a millisecond early.
+    expect(performance.now() - sentAt).toBeGreaterThanOrEqual(CONSOLE_FLUSH_MS - 5);
+    await iterator.return?.();
   });
 });

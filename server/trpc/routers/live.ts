@@ -3,19 +3,19 @@
 // A stream ends at once when the operator's sessions are revoked (sign-out,
 // a password reset, a role change, disabling: server/auth/session-epoch.ts
 // publishes user.sessionsRevoked on every instance), and the operator is
-// re-checked every RECHECK_MS besides.
+// re-checked every RECHECK_MS besides. What gathers while a message is out
+// goes as the next one (server/events/console-batch.ts).
 import { TRPCError } from "@trpc/server";
 import { createTRPCRouter, protectedProcedure } from "../init";
 import { subscribe, type LiveEvent } from "../../events/bus";
-import { subscribeDriverMoves, type DriverRow } from "../../events/driver-moves";
+import { subscribeDriverMoves } from "../../events/driver-moves";
+import { CONSOLE_FLUSH_MS, ConsoleBatch, type ConsoleMessage } from "../../events/console-batch";
 import { hasAnyRole, resolveConsoleUser, type ConsoleUser } from "../../console/session";
 import { serverMessages } from "../../../shared/i18n/console";
 import { MAX_LIVE_STREAMS_PER_USER } from "../../../shared/trpc-limits";
 import type { UserRole } from "../../generated/prisma/enums";
 
 const RECHECK_MS = 30_000;
-/** A console that cannot keep up is told to reload instead of holding memory. */
-const MAX_QUEUE = 2_000;
 
 const ROLES_OF: Record<LiveEvent["type"], UserRole[]> = {
   "order.created": ["DISPATCHER", "MANAGER"],
@@ -32,13 +32,8 @@ const ROLES_OF: Record<LiveEvent["type"], UserRole[]> = {
   "driver.accessRevoked": [],
 };
 
-/**
- * What a console receives: the bus's events, except the drivers' changes,
- * which come coalesced (server/events/driver-moves.ts: at most one message a
- * second with every car changed since); the console's LiveProvider hands
- * them to its pages as driver.changed events again.
- */
-export type ConsoleEvent = Exclude<LiveEvent, { type: "driver.changed" }> | { type: "drivers.changed"; rows: DriverRow[] } | { type: "resync" };
+// The console's LiveProvider hands each message's events to its pages, the cars' rows as driver.changed events again.
+export type { ConsoleEvent, ConsoleMessage } from "../../events/console-batch";
 
 export function visibleTo(user: Pick<ConsoleUser, "roles" | "id">, event: LiveEvent): boolean {
   // A call whose extension has an owner pops up on that dispatcher's console only.
@@ -56,21 +51,18 @@ function openStreams(): Map<number, number> {
 }
 
 export const liveRouter = createTRPCRouter({
-  events: protectedProcedure.subscription(async function* ({ ctx, signal }): AsyncGenerator<ConsoleEvent> {
+  events: protectedProcedure.subscription(async function* ({ ctx, signal }): AsyncGenerator<ConsoleMessage> {
     let user = ctx.user;
     const streams = openStreams();
     const open = streams.get(user.id) ?? 0;
     if (open >= MAX_LIVE_STREAMS_PER_USER) throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: `At most ${MAX_LIVE_STREAMS_PER_USER} live streams per operator` });
     streams.set(user.id, open + 1);
     const userId = user.id;
-    const queue: ConsoleEvent[] = [];
+    const batch = new ConsoleBatch();
     let wake: (() => void) | undefined;
     let revoked = false;
-    const enqueue = (event: ConsoleEvent) => {
-      if (queue.length >= MAX_QUEUE) {
-        queue.length = 0;
-        queue.push({ type: "resync" });
-      } else queue.push(event);
+    const enqueue: ConsoleBatch["push"] = (event) => {
+      batch.push(event);
       wake?.();
     };
     const offBus = subscribe((event) => {
@@ -92,16 +84,27 @@ export const liveRouter = createTRPCRouter({
     const onAbort = () => wake?.();
     signal?.addEventListener("abort", onAbort);
     let lastCheck = Date.now();
+    let lastSent = 0;
+    const pause = (ms: number, wakeable: boolean) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(done, ms);
+        function done() {
+          clearTimeout(timer);
+          wake = undefined;
+          resolve();
+        }
+        if (wakeable) wake = done;
+      });
     try {
       while (!signal?.aborted) {
-        while (queue.length) yield queue.shift()!;
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          timer = setTimeout(resolve, revoked ? 0 : RECHECK_MS);
-        });
-        clearTimeout(timer);
-        wake = undefined;
+        if (batch.size > 0 && !revoked) {
+          // A lone event goes at once; what comes within CONSOLE_FLUSH_MS of the last message waits to go with it.
+          const wait = lastSent + CONSOLE_FLUSH_MS - Date.now();
+          if (wait > 0) await pause(wait, false);
+          if (signal?.aborted) break;
+          lastSent = Date.now();
+          yield { events: batch.take() };
+        } else if (!revoked) await pause(RECHECK_MS - (Date.now() - lastCheck), true);
         if (revoked || Date.now() - lastCheck >= RECHECK_MS) {
           lastCheck = Date.now();
           revoked = false;

@@ -81,7 +81,7 @@ export async function trpcMutation(base: string, path: string, input: unknown, c
 }
 
 export interface LiveStream {
-  /** Parsed `data:` payloads (tRPC's {json: event}) received so far. */
+  /** The events received so far, each on its own (a message's batch taken apart), and any other `data:` payload parsed whole. */
   events: unknown[];
   status: number;
   close(): void;
@@ -110,7 +110,11 @@ export function openLiveEvents(base: string, cookie: string): Promise<LiveStream
               .join("\n");
             if (!data) continue;
             try {
-              events.push(JSON.parse(data));
+              // A message carries the events gathered since the last one (tRPC's {json: {events}}): each is kept on its own.
+              const parsed: unknown = JSON.parse(data);
+              const batch = (parsed as { json?: { events?: unknown } } | null)?.json?.events;
+              if (Array.isArray(batch)) events.push(...(batch as unknown[]));
+              else events.push(parsed);
             } catch {
               events.push(data);
             }
