@@ -42,7 +42,11 @@ function seenWrites(): Map<number, number> {
 
 // The writes of app_seen_at that fall together go in one statement (a
 // fleet's phones call all the time: docs/performance.md); each caller still
-// waits until its own is written.
+// waits until its own is written. A driver's row another transaction holds
+// (an offer being made to that driver) is skipped, not waited for: waiting
+// held a pooled connection and every later batch behind it; the skipped
+// driver's next call writes it (a mark of at most 10 s, and the phone calls
+// every few seconds).
 const seenBatchKey = Symbol.for("taxi.dispatchAppSeenBatch");
 type SeenBatchHolder = { [seenBatchKey]?: { db: Db; batcher: WriteBatcher<number> } };
 function seenBatcher(db: Db): WriteBatcher<number> {
@@ -50,7 +54,15 @@ function seenBatcher(db: Db): WriteBatcher<number> {
   const current = holder[seenBatchKey];
   if (current && current.db === db) return current.batcher;
   const batcher = writeBatcher<number>(async (ids) => {
-    await sqlQuery(db, `UPDATE driver SET app_seen_at = now() WHERE id = ANY($1::int[])`, [[...new Set(ids)]]);
+    const wanted = [...new Set(ids)];
+    const written = await sqlQuery<{ id: number }>(
+      db,
+      `UPDATE driver SET app_seen_at = now() WHERE id IN (SELECT id FROM driver WHERE id = ANY($1::int[]) FOR NO KEY UPDATE SKIP LOCKED) RETURNING id`,
+      [wanted],
+    );
+    if (written.length === wanted.length) return;
+    const done = new Set(written.map((r) => r.id));
+    for (const id of wanted) if (!done.has(id)) seenWrites().delete(id);
   });
   holder[seenBatchKey] = { db, batcher };
   return batcher;

@@ -3,6 +3,7 @@
 // being made to that driver holds it) holds up that driver's report only —
 // the others are written and answered meanwhile — and the held report is
 // written and answered once the row is free. An answered report is stored.
+// The app's mark of being seen goes around a held row the same way.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { provisioningKeyFor } from "@/server/driver-app/keys";
@@ -112,6 +113,41 @@ describe.skipIf(TEST_DB !== "postgres")("position reports in batches on PostgreS
       const stored = await locker.query<{ id: number; lat: number; lon: number }>("SELECT id, lat, lon FROM driver WHERE id = ANY($1::int[])", [drivers.map((d) => d.id)]);
       for (const [i, d] of held.entries()) expect(stored.rows.find((r) => r.id === d.id)).toMatchObject(heldSpots[i]!);
       for (const [i, d] of others.entries()) expect(stored.rows.find((r) => r.id === d.id)).toMatchObject(spots[i]!);
+    } finally {
+      await locker.query("ROLLBACK").catch(() => undefined);
+      await locker.end();
+    }
+  });
+
+  it("an app's mark of being seen skips a held row: the other drivers' calls are answered meanwhile, and the mark is written at the driver's next call once free", async () => {
+    // The marks are written at most every 10 s a driver (server/dispatch/liveness.ts): wait that long so that every call below writes one.
+    await new Promise((resolve) => setTimeout(resolve, 10_500));
+    const held = drivers.slice(0, 4);
+    const others = drivers.slice(4);
+    const locker = new pg.Client({ connectionString: database.url });
+    await locker.connect();
+    const me = (key: string) => fetch(`${app.url}/driver-app/v1/me`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
+    const seenAt = async (ids: number[]) => {
+      const rows = await locker.query<{ id: number; seen: Date | null }>("SELECT id, app_seen_at AS seen FROM driver WHERE id = ANY($1::int[])", [ids]);
+      return new Map(rows.rows.map((r) => [r.id, r.seen?.getTime() ?? 0]));
+    };
+    try {
+      const before = await seenAt(held.map((d) => d.id));
+      await locker.query("BEGIN");
+      await locker.query("SELECT id FROM driver WHERE id = ANY($1::int[]) FOR NO KEY UPDATE", [held.map((d) => d.id)]);
+      // The held drivers' calls, then the others': every one answered while the rows stay held (a mark that waited for
+      // its row held a pooled connection, and every later batch of marks waited behind it).
+      const answered = await Promise.race([
+        Promise.all([...held, ...others].map((d) => me(d.key))),
+        new Promise<"not answered">((resolve) => setTimeout(() => resolve("not answered"), 3_000)),
+      ]);
+      expect(answered).toEqual([...held, ...others].map(() => 200));
+      await locker.query("COMMIT");
+      // Skipped, not lost: the next call of each held driver writes its mark.
+      expect([...(await seenAt(held.map((d) => d.id))).values()]).toEqual(held.map((d) => before.get(d.id)));
+      for (const d of held) expect(await me(d.key)).toBe(200);
+      const after = await seenAt(held.map((d) => d.id));
+      for (const d of held) expect(after.get(d.id)!, `driver ${d.id}`).toBeGreaterThan(before.get(d.id)!);
     } finally {
       await locker.query("ROLLBACK").catch(() => undefined);
       await locker.end();
