@@ -60,7 +60,7 @@ parallel() {
   for name in "${failed_names[@]}"; do
     printf -- '--- what failed in %s (its log above has the details) ---\n' "$name"
     node scripts/failed-lines.mjs "$logs/$name.log"
-  done
+  done | tee -a "$logs/failed.txt"
   return 1
 }
 
@@ -134,7 +134,9 @@ step "the type check and lint"
 checks_status=0
 checks || checks_status=$?
 if [ "$round_status" -ne 0 ]; then
-  printf '\n=== FAILED: lanes of rounds 2 or 3 (their lines above) ===\n'
+  # Again at the very end, round 2's with round 3's: a CI page may keep only the output's tail.
+  printf '\n=== FAILED: lanes of rounds 2 or 3 (their logs above) ===\n'
+  cat "$logs/failed.txt" 2>/dev/null || true
   exit "$round_status"
 fi
 [ "$checks_status" -eq 0 ] || exit "$checks_status"
