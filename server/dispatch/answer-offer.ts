@@ -9,7 +9,7 @@ import type { Db, Tx } from "../db";
 import type { Actor } from "../actor";
 import { SYSTEM_ACTOR } from "../actor";
 import { OrderError } from "../errors";
-import { lockOrder, moveOrderInTx, publishMoves, type MovedOrder } from "../orders/move-order";
+import { lockOrder, moveOrderInTx, publishMoves, type LockedOrder, type MovedOrder } from "../orders/move-order";
 import { escalateInTx } from "./escalate";
 import { publishOffer } from "./offer";
 import { sqlQuery } from "../db/sql";
@@ -50,14 +50,18 @@ export function liveOfferOf(tx: Tx, orderId: number, driverId: number): Promise<
 
 export type OfferOutcome = "TIMED_OUT" | "REFUSED" | "WITHDRAWN";
 
-/** Closes a live offer without acceptance; a LIVE order goes back to FREE and escalates. */
-export async function closeOfferInTx(tx: Tx, offer: LiveOfferRow, outcome: OfferOutcome, actor: Actor, reason: string): Promise<MovedOrder[]> {
+/**
+ * Closes a live offer without acceptance; a LIVE order goes back to FREE and escalates. `locked`: the offer's order
+ * as the caller read it under its lock in this transaction, unchanged since (not read again: every refusal and
+ * timeout comes here).
+ */
+export async function closeOfferInTx(tx: Tx, offer: LiveOfferRow, outcome: OfferOutcome, actor: Actor, reason: string, locked?: LockedOrder): Promise<MovedOrder[]> {
   await sqlQuery(tx, `UPDATE dispatch_offer SET state = $2::"DispatchOfferState", answered_at = $3::timestamp, reason = $4 WHERE id = $1`, [offer.id, outcome, new Date().toISOString(), reason]);
   const moves: MovedOrder[] = [];
   if (offer.kind === "LIVE") {
-    const order = await lockOrder(tx, { orderId: offer.orderId });
+    const order = locked?.id === offer.orderId ? locked : await lockOrder(tx, { orderId: offer.orderId });
     if (order.state === "SENT_TO_DRIVER" && order.driver_id === offer.driverId) {
-      moves.push(await moveOrderInTx(tx, { orderId: offer.orderId, to: "FREE", actor, reason }));
+      moves.push(await moveOrderInTx(tx, { orderId: offer.orderId, locked: order, to: "FREE", actor, reason }));
     }
   }
   if (outcome === "TIMED_OUT") await countTimeoutInTx(tx, offer.driverId);
@@ -82,7 +86,7 @@ export async function acceptOffer(db: Db, driver: OfferAnswerer, orderRef: { uui
     const offer = await liveOfferOf(tx, order.id, driver.id);
     if (!offer) return undefined;
     if (offer.deadline.getTime() < Date.now()) {
-      const moves = await closeOfferInTx(tx, offer, "TIMED_OUT", SYSTEM_ACTOR, `no answer from ${driver.callSign} in time`);
+      const moves = await closeOfferInTx(tx, offer, "TIMED_OUT", SYSTEM_ACTOR, `no answer from ${driver.callSign} in time`, order);
       return { offer, moves, expired: true as const };
     }
     const minutes = arrivalMinutes ?? Math.max(1, Math.round((offer.arrivalSeconds ?? 300) / 60));
@@ -112,7 +116,7 @@ export async function refuseOffer(db: Db, driver: OfferAnswerer, orderRef: { uui
     const order = await lockOrder(tx, orderRef);
     const offer = await liveOfferOf(tx, order.id, driver.id);
     if (!offer) return undefined;
-    return { offer, moves: await closeOfferInTx(tx, offer, "REFUSED", actor, text) };
+    return { offer, moves: await closeOfferInTx(tx, offer, "REFUSED", actor, text, order) };
   });
   if (!result) return undefined;
   after(result.offer, "REFUSED", result.moves);
@@ -122,11 +126,11 @@ export async function refuseOffer(db: Db, driver: OfferAnswerer, orderRef: { uui
 /** Closes one offer past its deadline (any instance may; the lock and the state check make it once). */
 export async function expireOffer(db: Db, offerId: number, orderId: number): Promise<boolean> {
   const result = await db.$transaction(async (tx) => {
-    await lockOrder(tx, { orderId });
+    const order = await lockOrder(tx, { orderId });
     const offer = await lockedOffer(tx, `id = $1 AND state = 'LIVE' AND deadline < now()`, [offerId]);
     if (!offer) return undefined;
-    const driver = await tx.driver.findUnique({ where: { id: offer.driverId }, select: { callSign: true } });
-    return { offer, moves: await closeOfferInTx(tx, offer, "TIMED_OUT", SYSTEM_ACTOR, `no answer from ${driver?.callSign ?? offer.driverId} in time`) };
+    const [driver] = await sqlQuery<{ callSign: string }>(tx, `SELECT call_sign AS "callSign" FROM driver WHERE id = $1`, [offer.driverId]);
+    return { offer, moves: await closeOfferInTx(tx, offer, "TIMED_OUT", SYSTEM_ACTOR, `no answer from ${driver?.callSign ?? offer.driverId} in time`, order) };
   });
   if (!result) return false;
   after(result.offer, "TIMED_OUT", result.moves);

@@ -4,20 +4,20 @@
 // to take, and the dispatcher sees it among the orders in trouble.
 import type { Tx } from "../db";
 import { SYSTEM_ACTOR } from "../actor";
-import { lockOrder, moveOrderInTx, type MovedOrder } from "../orders/move-order";
+import { moveOrderInTx, type MovedOrder } from "../orders/move-order";
 import { loadSettings } from "./settings";
 import { sqlQuery } from "../db/sql";
 
 export async function escalateInTx(tx: Tx, orderId: number): Promise<MovedOrder[]> {
-  const order = await lockOrder(tx, { orderId });
-  if (order.state !== "FREE" && order.state !== "FREE_LONG") return [];
-  // One statement by hand: every refusal and timeout comes here (docs/performance.md, "A fleet of ten thousand").
-  const [info] = await sqlQuery<{ serviceId: number; regionId: number | null; attempts: number | null }>(
+  // The order's lock, its state and what the rule needs in one statement by hand: every refusal and timeout comes
+  // here (docs/performance.md, "A fleet of ten thousand"); the caller holds the lock already as a rule.
+  const [info] = await sqlQuery<{ state: string; serviceId: number; regionId: number | null; attempts: number | null }>(
     tx,
-    `SELECT o.service_id AS "serviceId", o.region_id AS "regionId", d.attempts FROM orders o LEFT JOIN dispatch_order d ON d.order_id = o.id WHERE o.id = $1`,
+    `SELECT o.state, o.service_id AS "serviceId", o.region_id AS "regionId", d.attempts
+       FROM orders o LEFT JOIN dispatch_order d ON d.order_id = o.id WHERE o.id = $1 FOR NO KEY UPDATE OF o`,
     [orderId],
   );
-  if (!info) return [];
+  if (!info || (info.state !== "FREE" && info.state !== "FREE_LONG")) return [];
   const settings = (await loadSettings(tx)).forOrder(info.serviceId, info.regionId);
   const attempts = info.attempts;
   if (!settings || settings.mode === "MANUAL" || attempts === null || attempts < settings.attempts) return [];
