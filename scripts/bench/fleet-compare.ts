@@ -56,6 +56,7 @@ const rows: Array<[string, (r: Run) => string]> = [
   ["CPU over the application's saturation (64 concurrent)", (r) => cpu(r.cpu?.saturation)],
   ["a console's live map", (r) => (r.consoles ? `${r.consoles.watch.messagesPerSecond} messages/s, ${r.consoles.watch.carsPerMessage} cars each, ${r.consoles.watch.kbPerSecond} KB/s` : "—")],
   ["offer: creation → the phone", (r) => `${r.offers.n} offers, p50 ${r.offers.latency.p50}, p99 ${r.offers.latency.p99} ms`],
+  ["  of those, made during the positions' phase", (r) => (r.offers.duringPositions ? `${r.offers.duringPositions.n} offers, p50 ${r.offers.duringPositions.p50}, p90 ${r.offers.duringPositions.p90}, p99 ${r.offers.duringPositions.p99} ms` : "—")],
   ["  offers seen of those made, by the instance of the phone's stream (2: through the relay)", (r) =>
     r.offers.delivery
       ? r.offers.delivery

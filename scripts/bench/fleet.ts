@@ -190,7 +190,7 @@ export interface FleetResult {
   /** rounds: the CPU seconds of the rounds' own instance over the positions' phase (--split-rounds; NaN otherwise). */
   serverCpu: { app: { seconds: number; msPerReport: number }; rounds: number; consoles: { seconds: number; msPerReport: number } };
   /** delivery: per instance taking phones, the offers made to its drivers before the streams closed (the database) and those seen on their streams, with the latency of those. */
-  offers: { n: number; latency: Latencies; refusals: number; delivery?: Array<{ made: number; seen: number; latency: Latencies; unseen?: { states: Record<string, number>; madeSecondsBeforeClose: Latencies } }> };
+  offers: { n: number; latency: Latencies; /** Sightings after the first (a stream opened again while the offer was live); absent in older reports. */ seenAgain?: number; /** Those made during the positions' phase; absent in older reports. */ duringPositions?: Latencies; refusals: number; delivery?: Array<{ made: number; seen: number; latency: Latencies; unseen?: { states: Record<string, number>; madeSecondsBeforeClose: Latencies } }> };
   orders: { rate: number; created: number; failed: number };
   rounds: { n: number; seconds: Latencies; planSeconds: Latencies; orders: number; drivers: number; pairs: number; offers: number; phasesP50Ms?: Record<string, number>; each?: Array<{ s: number; ms: number; phasesMs: Record<string, number> }> };
   /** --soak: the minutes of the positions held at the fleet's rate, and the verdict on their trend. */
@@ -392,9 +392,18 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
     const all = await client.query<{ id: number; driver_id: number; state: string; ms: string }>(`SELECT id, driver_id, state, (extract(epoch FROM sent_at AT TIME ZONE current_setting('TimeZone')) * 1000)::text AS ms FROM dispatch_offer`);
     for (const row of all.rows) sent.set(row.id, { ms: Number(row.ms), driverId: row.driver_id, state: row.state });
     await client.end();
-    const offerDelays = closed.offers.flatMap((x) => (sent.has(x.offerId) ? [x.at - sent.get(x.offerId)!.ms] : []));
+    // Each offer's first sighting: a phone sees its live offer again when its stream is opened again (after the
+    // server's 300 s, or a dropped connection), seconds after the offer was made; those are counted apart.
+    const firstSeen = new Map<number, number>();
+    for (const x of closed.offers) if (sent.has(x.offerId)) firstSeen.set(x.offerId, Math.min(firstSeen.get(x.offerId) ?? Infinity, x.at));
+    const seenAgain = closed.offers.filter((x) => sent.has(x.offerId)).length - firstSeen.size;
+    const offerDelays = [...firstSeen].map(([id, at]) => at - sent.get(id)!.ms);
     const offerLatency = latencies(offerDelays);
-    log(`  offers at their drivers: ${offerLatency.n}, from creation p50 ${offerLatency.p50} ms, p99 ${offerLatency.p99} ms, max ${offerLatency.max} ms`);
+    log(`  offers at their drivers: ${offerLatency.n}, from creation p50 ${offerLatency.p50} ms, p99 ${offerLatency.p99} ms, max ${offerLatency.max} ms; seen again ${seenAgain} times`);
+    // Those made during the positions' phase alone (the issue's load), apart from the later phases' (the consoles, the
+    // limit beside the instance, the saturation), where the machine is loaded otherwise.
+    const duringPositions = latencies([...firstSeen].filter(([id]) => sent.get(id)!.ms >= runFrom && sent.get(id)!.ms <= runTo).map(([id, at]) => at - sent.get(id)!.ms));
+    log(`    of them made during the positions' phase: ${duringPositions.n}, p50 ${duringPositions.p50} ms, p90 ${duringPositions.p90} ms, p99 ${duringPositions.p99} ms`);
     // Per instance taking phones: the offers made to its drivers up to a second before the streams closed, and those its streams delivered (each once).
     const viaOf = new Map(made.result.drivers.map((d, i) => [d.id, i % phones.length]));
     const delivery = phones.map((_, k) => {
@@ -454,7 +463,7 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
         rounds: Math.round(cpuRounds * 10) / 10,
         consoles: { seconds: Math.round(cpuConsoles * 10) / 10, msPerReport: Math.round((cpuConsoles * 1000 * 100) / Math.max(1, withConsoles.ok)) / 100 },
       },
-      offers: { n: offerLatency.n, latency: offerLatency, refusals: closed.refusals, delivery },
+      offers: { n: offerLatency.n, latency: offerLatency, seenAgain, duringPositions, refusals: closed.refusals, delivery },
       orders: { rate: ORDER_RATE, created, failed: orderFailed },
       rounds: { n: rounds.length, seconds: roundMs, planSeconds: planMs, offers: lastRound?.roundOffers ?? NaN, orders: lastRound?.roundOrders ?? NaN, drivers: lastRound?.roundDrivers ?? NaN, pairs: lastRound?.roundPairs ?? NaN, phasesP50Ms,
         // Each round seen, when (seconds from the first sample) and its phases: a long one is explained by them.
@@ -574,7 +583,8 @@ function writeFleetReport(r: FleetResult, outDir: string, log: (m: string) => vo
     `|---|---|`,
     `| offer streams open | ${r.streams.opened} (${r.streams.failed} failed) in ${r.streams.seconds} s; ${r.streams.openAtEnd} still open after the positions; ${r.streams.errors} errors |`,
     `| server memory per open stream | ${r.streams.kbPerStream} KB (RSS ${r.streams.rssBeforeMb} → ${r.streams.rssAfterMb} MB; V8 heap ${r.streams.heapBeforeMb} → ${r.streams.heapAfterMb} MB) |`,
-    `| offer: creation → its driver's stream | ${r.offers.n} offers, p50 ${r.offers.latency.p50} ms, p99 ${r.offers.latency.p99} ms, max ${r.offers.latency.max} ms |`,
+    `| offer: creation → its driver's stream (its first sighting) | ${r.offers.n} offers, p50 ${r.offers.latency.p50} ms, p99 ${r.offers.latency.p99} ms, max ${r.offers.latency.max} ms${r.offers.seenAgain === undefined ? "" : `; seen again ${r.offers.seenAgain} times`} |`,
+    ...(r.offers.duringPositions ? [`| the same, offers made during the positions' phase | ${r.offers.duringPositions.n} offers, p50 ${r.offers.duringPositions.p50} ms, p90 ${r.offers.duringPositions.p90} ms, p99 ${r.offers.duringPositions.p99} ms |`] : []),
     `| dispatch round (ms: the whole round, with its offers) | ${r.rounds.n} rounds seen, p50 ${r.rounds.seconds.p50}, max ${r.rounds.seconds.max}; its plan (reads, arrival times, assignment) p50 ${r.rounds.planSeconds.p50}, max ${r.rounds.planSeconds.max}; the last: ${r.rounds.orders} free orders × ${r.rounds.drivers} free drivers, ${r.rounds.pairs} pairs weighed, ${r.rounds.offers} offers |`,
     `| orders created at ${r.orders.rate}/s | ${r.orders.created} (${r.orders.failed} failed) |`,
     `| server resident memory | peak ${r.memory.peakMb} MB; over the run (s: MB) ${r.memory.rssSamples.filter((_, k) => k % 10 === 0).map((s) => `${s.s}: ${s.mb}`).join(", ")} |`,
