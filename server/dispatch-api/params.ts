@@ -4,7 +4,7 @@
 // names are ignored. Plus the parameter types of the reference as zod schemas
 // whose error message is the expected type, so that errors name it.
 import { z } from "zod";
-import { holdsNul } from "../http/nul";
+import { holdsUnstorableText } from "../http/nul";
 import { ValidationError } from "../errors";
 import type { ApiRequest } from "../http/types";
 import { UUID_PATTERN } from "../../shared/uuid";
@@ -133,8 +133,8 @@ export const p = {
           ctx.addIssue({ code: "custom", message: "JSON" });
           return z.NEVER;
         }
-        if (holdsNul(parsed)) {
-          ctx.addIssue({ code: "custom", message: "JSON without NUL characters" });
+        if (holdsUnstorableText(parsed)) {
+          ctx.addIssue({ code: "custom", message: "JSON without NUL characters or unpaired surrogates" });
           return z.NEVER;
         }
         return parsed;
@@ -150,7 +150,7 @@ export function parseParams<S extends z.ZodType>(schema: S, params: RawParams):
   // A NUL character cannot be stored or compared in PostgreSQL text: refused, named.
   const known = (schema as { shape?: Record<string, unknown> }).shape;
   for (const [name, value] of params) {
-    if (holdsNul(value) && (!known || name in known)) return { ok: false, issue: { kind: "bad", parameter: name, expected: "text without NUL characters" } };
+    if (holdsUnstorableText(value) && (!known || name in known)) return { ok: false, issue: { kind: "bad", parameter: name, expected: "text without NUL characters or unpaired surrogates" } };
   }
   const result = schema.safeParse(Object.fromEntries(params));
   if (result.success) return { ok: true, value: result.data };

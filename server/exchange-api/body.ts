@@ -3,7 +3,7 @@
 // becomes NoRequiredFieldSet (absent) or TypeError (present, wrong type).
 import type { z } from "zod";
 import { ExchangeError } from "../errors";
-import { holdsNul } from "../http/nul";
+import { holdsUnstorableText } from "../http/nul";
 import type { ApiRequest } from "../http/types";
 import { badRequest } from "../exchange/errors";
 
@@ -21,7 +21,7 @@ export function readJsonBody(request: ApiRequest): JsonObject | undefined {
   }
   if (parsed === null) return undefined;
   if (typeof parsed !== "object" || Array.isArray(parsed)) throw badRequest("the body must be a JSON object");
-  if (holdsNul(parsed)) throw badRequest("the body holds a NUL character (\\u0000), which no field may contain");
+  if (holdsUnstorableText(parsed)) throw badRequest("the body holds a NUL character (\\u0000) or an unpaired surrogate, which no field may contain");
   return parsed as JsonObject;
 }
 

@@ -17,7 +17,7 @@ import { badRequest, gone, missing } from "../exchange/errors";
 import { INBOUND_SHAPES, INBOUND_TOPICS, receiveNotification, isInboundTopic } from "../exchange/participant/inbound";
 import { driverByCallSign, driverResource, listDriverResources, listServices } from "../exchange/participant/local-order";
 import { checkExchangeCaller } from "../exchange/participant/trust";
-import { holdsNul } from "../http/nul";
+import { holdsUnstorableText } from "../http/nul";
 import { jsonResponse, type ApiRequest, type ApiResponse } from "../http/types";
 import { handleControl } from "./control";
 import { registerOperations } from "../metrics/labels";
@@ -43,7 +43,7 @@ const boolParam = z.union(
 function params(request: ApiRequest, body: Record<string, unknown> | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of request.query) out[k] = v;
-  if (holdsNul(out)) throw badRequest("the query string holds a NUL character (%00), which no parameter may contain");
+  if (holdsUnstorableText(out)) throw badRequest("the query string holds a NUL character (%00), which no parameter may contain");
   const data = body?.data && typeof body.data === "object" && !Array.isArray(body.data) ? (body.data as Record<string, unknown>) : {};
   const { meta: _m, data: _d, ...top } = body ?? {};
   return { ...out, ...top, ...data };

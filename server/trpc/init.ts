@@ -20,7 +20,7 @@ import { resolveConsoleUser, hasAnyRole, type ConsoleUser, type SessionClaims } 
 import { defaultLocale, type Locale } from "../console/locale";
 import type { UserRole } from "../generated/prisma/enums";
 import { log } from "../log";
-import { holdsNul } from "../http/nul";
+import { holdsUnstorableText } from "../http/nul";
 import { recordRequest } from "../metrics/http";
 
 // ---------------------------------------------------------------- 1. context
@@ -209,15 +209,15 @@ const audited = t.middleware(async ({ ctx, next, type, path, meta, getRawInput }
 });
 
 /** Signed in, enabled, within the session's lifetime. */
-/** NUL characters cannot reach PostgreSQL text (server/http/nul.ts): such input is refused as bad input. */
-const noNul = t.middleware(async ({ ctx, next, getRawInput }) => {
-  if (holdsNul(await getRawInput().catch(() => undefined))) {
-    throw new TRPCError({ code: "BAD_REQUEST", message: ctx.locale === "ru" ? "Входные данные содержат недопустимый символ NUL" : "The input holds a NUL character, which no field may contain" });
+/** NUL characters and unpaired surrogates cannot reach PostgreSQL text (server/http/nul.ts): such input is refused as bad input. */
+const noUnstorableText = t.middleware(async ({ ctx, next, getRawInput }) => {
+  if (holdsUnstorableText(await getRawInput().catch(() => undefined))) {
+    throw new TRPCError({ code: "BAD_REQUEST", message: ctx.locale === "ru" ? "Входные данные содержат недопустимый символ (NUL или непарный суррогат)" : "The input holds a NUL character or an unpaired surrogate, which no field may contain" });
   }
   return next();
 });
 
-export const protectedProcedure = publicProcedure.use(authed).use(audited).use(noNul);
+export const protectedProcedure = publicProcedure.use(authed).use(audited).use(noUnstorableText);
 
 /** Signed in and holding at least one of `roles`. */
 export function roleProcedure(...roles: [UserRole, ...UserRole[]]) {

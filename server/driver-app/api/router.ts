@@ -6,7 +6,7 @@ import type { z } from "zod";
 import { config } from "../../config";
 import { db } from "../../db";
 import { AuthError, ValidationError } from "../../errors";
-import { holdsNul } from "../../http/nul";
+import { holdsUnstorableText } from "../../http/nul";
 import { rateLimits } from "../../http/rate-limit";
 import { jsonResponse, type ApiRequest, type ApiResponse } from "../../http/types";
 import { authenticateDriver, checkProvisioningKey } from "../keys";
@@ -31,7 +31,7 @@ function readInput(request: ApiRequest, op: DriverAppOperation): Record<string, 
   if (op.method === "GET") {
     const out: Record<string, unknown> = {};
     for (const [name, value] of request.query) if (value.trim() !== "" && !(name in out)) out[name] = value;
-    if (holdsNul(out)) throw new ValidationError("BAD_PARAMETER", { parameter: "query", expected: "text without NUL characters" });
+    if (holdsUnstorableText(out)) throw new ValidationError("BAD_PARAMETER", { parameter: "query", expected: "text without NUL characters or unpaired surrogates" });
     return out;
   }
   const text = request.body.toString("utf8").trim();
@@ -45,7 +45,7 @@ function readInput(request: ApiRequest, op: DriverAppOperation): Record<string, 
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw new ValidationError("BAD_PARAMETER", { parameter: "body", expected: "a JSON object" });
   }
-  if (holdsNul(parsed)) throw new ValidationError("BAD_PARAMETER", { parameter: "body", expected: "text without NUL characters" });
+  if (holdsUnstorableText(parsed)) throw new ValidationError("BAD_PARAMETER", { parameter: "body", expected: "text without NUL characters or unpaired surrogates" });
   return parsed as Record<string, unknown>;
 }
 

@@ -7,7 +7,7 @@ import { timingSafeEqual } from "node:crypto";
 import { config } from "../../config";
 import { db } from "../../db";
 import { knownError, type ErrorCode, type ErrorDetails } from "../../errors";
-import { holdsNul } from "../../http/nul";
+import { holdsUnstorableText } from "../../http/nul";
 import { rateLimits } from "../../http/rate-limit";
 import { toNodeHandler } from "../../http/node-adapter";
 import { jsonResponse, type ApiRequest, type ApiResponse } from "../../http/types";
@@ -51,7 +51,7 @@ function fieldsOf(request: ApiRequest): { fields: Record<string, unknown> } | { 
     } catch {
       parsed = undefined;
     }
-    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed) || holdsNul(parsed)) return { reply: receiptError("BAD_PARAMETER", { parameter: "body", expected: "a JSON object" }) };
+    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed) || holdsUnstorableText(parsed)) return { reply: receiptError("BAD_PARAMETER", { parameter: "body", expected: "a JSON object" }) };
     return { fields: parsed as Record<string, unknown> };
   }
   return { reply: receiptError("BAD_PARAMETER", { parameter: "content-type", expected: "application/x-www-form-urlencoded or application/json" }, 415) };

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { config } from "../../config";
 import { db } from "../../db";
 import { knownError, type ErrorCode, type ErrorDetails } from "../../errors";
-import { holdsNul } from "../../http/nul";
+import { holdsUnstorableText } from "../../http/nul";
 import { rateLimits } from "../../http/rate-limit";
 import { jsonResponse, type ApiRequest, type ApiResponse } from "../../http/types";
 import { errorMessage } from "../../i18n/errors";
@@ -61,7 +61,7 @@ function readBody(request: ApiRequest): Record<string, unknown> {
   } catch {
     parsed = undefined;
   }
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed) || holdsNul(parsed)) {
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed) || holdsUnstorableText(parsed)) {
     throw Object.assign(new Error("body"), { reply: trackingError("BAD_PARAMETER", { parameter: "body", expected: "a JSON object" }) });
   }
   return parsed as Record<string, unknown>;

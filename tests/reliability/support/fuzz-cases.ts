@@ -807,6 +807,33 @@ export function aimedAt(ctx: FuzzContext, targets: readonly string[], seed: numb
   ];
 }
 
+/**
+ * Text PostgreSQL cannot take, pinned rather than drawn: every dispatch operation with every parameter it reads set
+ * to an unpaired surrogate (a JSON escape is the only way one comes in), or a NUL, in a JSON body with a valid key.
+ * Each must be refused: a random run met `driver_code: "\ud800"` on GET driver/balance once in many runs, and the
+ * ORM's driver answered it with an internal error (server/http/nul.ts).
+ */
+export function unstorableTextCases(ctx: FuzzContext): FuzzCase[] {
+  return ctx.dispatchOps.flatMap((op) =>
+    ["\ud800", "\udfff\ud800", "a\u0000b"].map((text) => {
+      const plan: DispatchPlan = {
+        op,
+        method: op.method,
+        path: `/api/${op.path}`,
+        params: Object.keys(shapeOf(op.input)).map((name) => ({ name, value: { text }, where: "body" as const })),
+        key: [{ text: ctx.apiKey }],
+        keyWhere: "body",
+        encoding: "json",
+        contentType: "application/json",
+        junk: [],
+        retype: [],
+      };
+      // An operation that reads no parameter has nothing to refuse.
+      return withSummary({ surface: "dispatch" as const, target: `${op.method} ${op.path}`, mustFail: plan.params.length > 0, request: renderDispatch(plan) });
+    }),
+  );
+}
+
 /** fast-check prints a case by this (bodies can be large). */
 function withSummary(c: FuzzCase): FuzzCase {
   const body = c.request.body;
