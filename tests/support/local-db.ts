@@ -6,7 +6,7 @@
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { closeDb, db, withSession } from "../../server/db";
 import { migrate } from "../../server/db/migrate";
 import { seedDatabase } from "../../server/seed";
@@ -29,4 +29,15 @@ export async function openLocalDb(): Promise<{ close: () => Promise<void> }> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The file's tests on their own local database: opened before them, closed and removed after. */
+export function useLocalDb(): void {
+  let close: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    ({ close } = await openLocalDb());
+  }, 120_000);
+  afterAll(async () => {
+    await close?.();
+  });
 }

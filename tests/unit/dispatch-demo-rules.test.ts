@@ -1,20 +1,12 @@
 // The demo city dispatches automatically (npm start with the simulator): the
 // first start gives every service the default rule; an existing rule — an
 // operator's choice — is never overwritten.
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { openLocalDb } from "../support/local-db";
+import { expect, it } from "vitest";
+import { useLocalDb } from "../support/local-db";
 import { db } from "@/server/db";
 import { enableDemoDispatch } from "@/server/dispatch/demo-rules";
 
-let close: () => Promise<void>;
-
-beforeAll(async () => {
-  ({ close } = await openLocalDb());
-}, 120_000);
-
-afterAll(async () => {
-  await close();
-});
+useLocalDb();
 
 it("gives every service the default automatic rule once, and leaves existing rules alone", async () => {
   const services = await db().service.count();

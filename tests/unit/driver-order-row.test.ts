@@ -3,20 +3,12 @@
 // as the ORM's `orderSelect`, which the driver's other views still read:
 // every field, with times, nulls and the rate's kind, over the demo's orders
 // in all their states.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openLocalDb } from "../support/local-db";
+import { describe, expect, it } from "vitest";
+import { useLocalDb } from "../support/local-db";
 import { db } from "@/server/db";
 import { orderSelect, readOrderRow } from "@/server/driver-app/order-view";
 
-let close: () => Promise<void>;
-
-beforeAll(async () => {
-  ({ close } = await openLocalDb());
-}, 120_000);
-
-afterAll(async () => {
-  await close();
-});
+useLocalDb();
 
 describe("the driver's order row by hand", () => {
   it("equals the ORM's row for every order of the demo", async () => {
