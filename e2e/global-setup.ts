@@ -2,7 +2,7 @@
 // embedded PGlite in a temporary directory, demo city seeded, Russian as the
 // console's default language) and creates one account per role through the
 // console's own tRPC API. The URL and secrets reach the tests by environment.
-import { DEFAULT_APP_SECRET, freePort, startServer } from "../tests/support/server";
+import { DEFAULT_APP_SECRET, freePortBelowEphemeral, startServer } from "../tests/support/server";
 import { AMI_SECRET, AMI_USER } from "../tests/support/ami-server";
 import { acquireTemplate, cloneTemplate } from "../tests/reliability/support/db";
 import { signInApi, trpc } from "./support/console-api";
@@ -14,7 +14,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const appSecret = process.env.APP_SECRET ?? DEFAULT_APP_SECRET;
   // The PBX: e2e/phone.spec.ts plays it on this port; until then the server keeps trying to reach it (as it
   // would a PBX that starts after it). Operators without an extension still get tel: links.
-  const amiPort = await freePort();
+  const amiPort = await freePortBelowEphemeral();
   process.env.E2E_AMI_PORT = String(amiPort);
   // Under `npm test` (TEST_TEMPLATES) a copy of the run's seeded PGlite template, as the other lanes
   // use (shards each start their own); alone, a first start that seeds.

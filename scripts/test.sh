@@ -10,8 +10,9 @@
 #      embedded PGlite and on the PostgreSQL at 127.0.0.1:5432, each database
 #      in two lanes (the files that mostly wait, and the others; each lane
 #      with its own servers on free ports and its own databases), and the
-#      Playwright suite in Debian's Chromium in two lanes the same way
-#      (docs/testing.md, "Lanes");
+#      Playwright suite in Debian's Chromium in two lanes the same way, the
+#      waiting specs' lane then taking two long database files off the
+#      others (docs/testing.md, "Lanes");
 #   3. after them: the unit tests, and the few files that need the machine
 #      to themselves.
 # What it needs is set up first: PostgreSQL started (or installed) and
@@ -106,6 +107,12 @@ browser() {
   if ls e2e/*.spec.ts >/dev/null 2>&1; then E2E_FILES="$1" E2E_OUTPUT_DIR="test-results/$1" E2E_TRACE=off npx playwright test; fi
 }
 export -f browser
+# The database files moved to the browser's waiting lane, which has room after its specs (SPARE_FILES in
+# tests/support/waiting-files.ts): each database's in turn (PGlite's are reliability files only: no shared server).
+spare() {
+  TEST_DB=postgres TEST_FILES=spare npx vitest run --project integration --project reliability && TEST_DB=pglite TEST_FILES=spare npx vitest run --project reliability
+}
+export -f spare
 
 if [ "$round_status" -ne 0 ]; then
   checks || true
@@ -120,7 +127,7 @@ parallel \
   "postgres:TEST_DB=postgres TEST_FILES=others npx vitest run --project integration --project reliability" \
   "postgres-waiting:TEST_DB=postgres TEST_FILES=waiting npx vitest run --project integration --project reliability" \
   "browser:browser others" \
-  "browser-waiting:browser waiting" || round_status=$?
+  "browser-waiting:browser waiting && spare" || round_status=$?
 
 # Round 3, after the lanes: the unit tests (beside six lanes on a slow machine vitest's own worker-to-runner call
 # timed out after 60 s and failed the run with every test passed, twice on 2026-11-27) and the files that need the

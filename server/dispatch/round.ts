@@ -11,7 +11,7 @@ import { SYSTEM_ACTOR } from "../actor";
 import { log } from "../log";
 import { isDomainError } from "../errors";
 import { publishOffer } from "./offer";
-import { makeOffers } from "./offer-batch";
+import { makeOffers, offerLanes } from "./offer-batch";
 import { expireOffer } from "./answer-offer";
 import { candidateArrivals, driverInput, orderInput } from "./candidates";
 import { planAssignments } from "./core/plan";
@@ -186,8 +186,8 @@ export async function dispatchRound(db: Db, state: RoundState, now = new Date())
     await phase("assign");
     report.planSeconds = (performance.now() - started) / 1000;
     const byOrder = new Map(chosen.map((c) => [c.row.id, c]));
-    // The offers in batches of one transaction each, a savepoint an offer (offer-batch.ts): a pair
-    // taken meanwhile (by this instance or another) rolls back alone, the others still land.
+    // The offers in batches of one transaction each, a savepoint an offer, a few batches at once on PostgreSQL
+    // (offer-batch.ts): a pair taken meanwhile (by this instance or another) rolls back alone, the others still land.
     const outcomes = await makeOffers(
       db,
       assignments.map((a) => ({
@@ -199,6 +199,7 @@ export async function dispatchRound(db: Db, state: RoundState, now = new Date())
         acceptSeconds: byOrder.get(a.orderId)!.settings.acceptSeconds,
         actor: SYSTEM_ACTOR,
       })),
+      offerLanes(Boolean(config().DATABASE_URL), config().DATABASE_POOL_SIZE, config().DISPATCH_OFFER_LANES),
     );
     outcomes.forEach((outcome, k) => {
       const a = assignments[k]!;

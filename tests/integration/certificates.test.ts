@@ -19,11 +19,12 @@ import { readPkcs12, serialOf } from "@/server/certificates/x509";
 import { prepareDatabase, TEST_DB, type PreparedDb } from "../support/exchange/db";
 import { fillPanelFixture, P12_PASSWORD, type PanelCert, type PanelFixture } from "../support/panel-fixtures";
 import { startTlsServer, type TlsServer } from "../support/tls-server";
+import { withAppSecret } from "../support/app-secret";
 
 // the suite's shared server keeps the secret it was started with (tests/support/server.ts)
 const SHARED_SECRET = process.env.APP_SECRET ?? "test-secret-test-secret-test-secret-0123";
+// The fixture's keys are sealed with it (withAppSecret: the files of a lane share one process).
 const SECRET = "panel-test-secret-panel-test-secret-0123456789";
-process.env.APP_SECRET = SECRET;
 
 interface Reply {
   status: number;
@@ -70,7 +71,7 @@ const panel = (pathname: string, options: Parameters<typeof get>[2] = {}) => get
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), "taxi-panel-"));
-  const made = await prepareDatabase(TEST_DB, fillPanelFixture);
+  const made = await withAppSecret(SECRET, () => prepareDatabase(TEST_DB, fillPanelFixture));
   prepared = made.db;
   fixture = made.result;
   server = await startTlsServer({ appSecret: SECRET, env: { DATA_DIR: dataDir, ...prepared.env } });
@@ -215,7 +216,7 @@ describe("refusals", () => {
   });
 
   it("refuses a properly signed identity header sent by a client, on both listeners", async () => {
-    const forged = signPanelIdentity({ participantId: fixture.a.id, serial: fixture.certs.a.serial });
+    const forged = signPanelIdentity({ participantId: fixture.a.id, serial: fixture.certs.a.serial }, Date.now(), SECRET);
     const noCert = await panel("/panel", { headers: { [PANEL_IDENTITY_HEADER]: forged, "x-panel-participant": String(fixture.a.id) } });
     expect(noCert.status).toBe(403);
     expect(noCert.body).not.toContain("Такси Север");

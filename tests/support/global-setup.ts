@@ -4,7 +4,7 @@
 // setup), so the demo city is not seeded again; the template is provided too.
 import type { TestProject } from "vitest/node";
 import { AMI_SECRET, AMI_USER, PBX_WEBHOOK_SECRET } from "./ami-server";
-import { DEFAULT_APP_SECRET, freePort, startServer, type StartedServer } from "./server";
+import { DEFAULT_APP_SECRET, freePortBelowEphemeral, startServer, type StartedServer } from "./server";
 import { acquireTemplate, cloneTemplate, releaseTemplate, TEST_DB, type TestDatabase } from "../reliability/support/db";
 
 let server: StartedServer | undefined;
@@ -19,7 +19,7 @@ export async function setup(project: TestProject): Promise<void> {
   // No demand markup: files compare prices of calls made at once or one after another, while the count of
   // free orders moves with background work (tests/unit/demand.test.ts covers the markup).
   // The PBX (tests/integration/pbx.test.ts plays it on amiPort): the server keeps trying to reach it until that file listens.
-  const amiPort = await freePort();
+  const amiPort = await freePortBelowEphemeral();
   const pbxEnv = {
     AMI_URL: `ami://${AMI_USER}:${AMI_SECRET}@127.0.0.1:${amiPort}`,
     AMI_RECONNECT_MAX_SECONDS: "0.5",

@@ -13,7 +13,7 @@
 // - startTlsServer (./tls-server.ts) and appInstance (tests/reliability/support/instance.ts)
 //   are this launcher with their suites' defaults.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
@@ -78,6 +78,33 @@ export async function freePort(avoid: number[] = []): Promise<number> {
     });
     if (!avoid.includes(port)) return port;
   }
+}
+
+/**
+ * A free port for a listener that starts long after its clients begin to knock (a PBX a spec plays minutes
+ * after the server began reconnecting to it), below the kernel's range for ephemeral ports. In that range a
+ * client retrying every half second connects, sooner or later, from the very port it dials: a TCP
+ * self-connection that "succeeds" and then stays silent (CI 2026-11-28: the browser suite's PBX never saw a
+ * session), and any server listening on port 0 may take the number meanwhile.
+ */
+export async function freePortBelowEphemeral(): Promise<number> {
+  let low = 32_768;
+  try {
+    low = Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]) || low;
+  } catch {
+    // Not Linux: the usual range's start.
+  }
+  const from = Math.max(1_024, Math.min(10_000, low - 2_000));
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = from + Math.floor(Math.random() * (low - from));
+    const free = await new Promise<boolean>((resolve) => {
+      const srv = net.createServer();
+      srv.once("error", () => resolve(false));
+      srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+  throw new Error(`no free port between ${from} and ${low}`);
 }
 
 export async function createPostgresDatabase(prefix = "taxi_test"): Promise<{ url: string; name: string; drop: () => Promise<void> }> {

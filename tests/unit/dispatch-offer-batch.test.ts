@@ -110,4 +110,18 @@ describe(`a batch of offers, a savepoint each (${TEST_DB})`, () => {
     const attempts = await q<{ order_id: number; attempts: number }>(`SELECT order_id, attempts FROM dispatch_order WHERE order_id = ANY($1::int[]) ORDER BY order_id`, [orders]);
     expect(attempts.find((a) => a.order_id === o2)?.attempts ?? 0).toBe(0);
   });
+
+  it("lanes share no order and no driver, interleaved in the inputs' order; one lane when one repeats", () => {
+    const offer = (orderId: number, driverId: number): MakeOfferInput => ({ orderId, driverId, kind: "LIVE", source: "BATCH", arrivalSeconds: 60, acceptSeconds: 20, actor: SYSTEM_ACTOR });
+    const seven = Array.from({ length: 7 }, (_, k) => offer(100 + k, 200 + k));
+    expect(s.batch.splitLanes(seven, 3)).toEqual([[0, 3, 6], [1, 4], [2, 5]]);
+    expect(s.batch.splitLanes(seven.slice(0, 2), 3)).toEqual([[0], [1]]);
+    expect(s.batch.splitLanes(seven, 1)).toEqual([[0, 1, 2, 3, 4, 5, 6]]);
+    // An order twice, or a driver twice: judged in order in one lane, never raced.
+    expect(s.batch.splitLanes([...seven, offer(103, 299)], 3)).toHaveLength(1);
+    expect(s.batch.splitLanes([...seven, offer(199, 203)], 3)).toHaveLength(1);
+    expect(s.batch.offerLanes(true, 10, 3)).toBe(3);
+    expect(s.batch.offerLanes(true, 5, 3)).toBe(1);
+    expect(s.batch.offerLanes(false, 10, 3)).toBe(1);
+  });
 });
