@@ -119,8 +119,8 @@ export const configSchema = z.object({
   DISPATCH_HINT_BACKLOG_SECONDS: z.coerce.number().int().min(0).max(3_600).default(20),
   /** Under scarcity (more free orders than free cars in a round) the radius is capped at this many km and chains are off (0: never); server/dispatch/core/scarcity.ts. */
   DISPATCH_SCARCE_RADIUS_KM: z.coerce.number().min(0).max(100).default(PRODUCTION_DEFAULT.scarceRadiusKm),
-  /** A round's offer transactions made at once on PostgreSQL (at most a third of the pool; 1 on the embedded database): server/dispatch/offer-batch.ts. */
-  DISPATCH_OFFER_LANES: z.coerce.number().int().min(1).max(16).default(3),
+  /** A round's offer transactions made at once on PostgreSQL (at most a third of the pool; 1 on the embedded database): server/dispatch/offer-batch.ts. 1: measured best for the positions on a shared 2-core machine. */
+  DISPATCH_OFFER_LANES: z.coerce.number().int().min(1).max(16).default(1),
   /** Under deep scarcity (free orders at least four times the free cars) the cap is this instead (0: no deeper cap). */
   DISPATCH_DEEP_SCARCE_RADIUS_KM: z.coerce.number().min(0).max(100).default(PRODUCTION_DEFAULT.deepScarceRadiusKm),
   /** Our drivers executing exchange orders are reported (POST /driver/update) at most this often each. */

@@ -35,11 +35,12 @@ function expected(error: unknown): boolean {
 }
 
 /**
- * How many of a round's transactions of offers go at once (DISPATCH_OFFER_LANES, default 3). An offer's
- * statements wait on the database and on the instance's event loop more than they compute (~20 ms an offer
- * while the loop serves 2,000 positions a second: docs/performance.md), so batches on separate connections
- * overlap those waits. A third of the pool at most, so that the positions and requests keep the rest; one on
- * the embedded database, which has one connection.
+ * How many of a round's transactions of offers go at once (DISPATCH_OFFER_LANES). An offer's statements wait
+ * on the database and on the instance's event loop more than they compute, so batches on separate connections
+ * overlap those waits: three lanes took a round's offers from 1.6-1.7 s to 1.25-1.3 s at the median with
+ * 10,000 drivers reporting, but on two cores shared with PostgreSQL the positions paid for it (ten times the
+ * refused reports), so the default is one (docs/performance.md, "Round seven"). A third of the pool at most,
+ * so that the positions and requests keep the rest; one on the embedded database, which has one connection.
  */
 export function offerLanes(postgres: boolean, poolSize: number, wanted: number): number {
   return postgres ? Math.max(1, Math.min(wanted, Math.floor(poolSize / 3))) : 1;
