@@ -41,3 +41,23 @@ export function useLocalDb(): void {
     await close?.();
   });
 }
+
+/**
+ * The process's own database on the PostgreSQL at 127.0.0.1:5432 instead (for what only several connections
+ * show): a fresh database, migrated and seeded with the demo city; closed and dropped by `close`.
+ */
+export async function openOwnPostgres(): Promise<{ close: () => Promise<void> }> {
+  const { createPostgresDatabase } = await import("./server");
+  const made = await createPostgresDatabase();
+  process.env.DATABASE_URL = made.url;
+  process.env.APP_SECRET ??= LOCAL_SEED.appSecret;
+  process.env.LOG_LEVEL = "error";
+  await withSession((session) => migrate(session));
+  await seedDatabase(db(), { demo: true, apiKey: LOCAL_SEED.apiKey, adminEmail: LOCAL_SEED.adminEmail, adminPassword: LOCAL_SEED.adminPassword });
+  return {
+    close: async () => {
+      await closeDb();
+      await made.drop();
+    },
+  };
+}

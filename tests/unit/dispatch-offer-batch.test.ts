@@ -6,15 +6,13 @@
 // batch) roll back alone, leaving no trace; the others land, each order moved
 // through the state machine with its history and its driver BUSY.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openLocalDb } from "../support/local-db";
-import { createPostgresDatabase } from "../support/server";
+import { openLocalDb, openOwnPostgres } from "../support/local-db";
 import { SYSTEM_ACTOR } from "@/server/actor";
 import type { MakeOfferInput } from "@/server/dispatch/offer";
 
 const TEST_DB = process.env.TEST_DB === "postgres" ? "postgres" : "pglite";
 
 let close: () => Promise<void> = async () => undefined;
-let dropPg: (() => Promise<void>) | undefined;
 let drivers: number[] = [];
 let orders: number[] = [];
 
@@ -26,22 +24,7 @@ type Server = {
 let s: Server;
 
 beforeAll(async () => {
-  if (TEST_DB === "postgres") {
-    // The process's own database is a fresh PostgreSQL one: set before anything reads the configuration.
-    const made = await createPostgresDatabase();
-    dropPg = made.drop;
-    process.env.DATABASE_URL = made.url;
-    process.env.APP_SECRET ??= "unit-test-secret-unit-test-secret-0123456";
-    process.env.LOG_LEVEL = "error";
-    const { withSession, db } = await import("@/server/db");
-    const { migrate } = await import("@/server/db/migrate");
-    const { seedDemoCity } = await import("@/server/seed/demo");
-    await withSession((session) => migrate(session));
-    await seedDemoCity(db());
-    close = async () => (await import("@/server/db")).closeDb();
-  } else {
-    ({ close } = await openLocalDb());
-  }
+  ({ close } = TEST_DB === "postgres" ? await openOwnPostgres() : await openLocalDb());
   await import("@/server/subscribers");
   s = { db: await import("@/server/db"), sql: await import("@/server/db/sql"), batch: await import("@/server/dispatch/offer-batch") };
   const q = <T,>(text: string, params: unknown[] = []) => s.sql.sqlQuery<T>(s.db.db(), text, params);
@@ -73,7 +56,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await close();
-  await dropPg?.();
 });
 
 describe(`a batch of offers, a savepoint each (${TEST_DB})`, () => {

@@ -4,11 +4,10 @@
 // back at its input's place, each made offer is its own order's and driver's,
 // and a refused one leaves its order free while the lanes beside it land.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPostgresDatabase } from "../support/server";
+import { openOwnPostgres } from "../support/local-db";
 import { SYSTEM_ACTOR } from "@/server/actor";
 import type { MakeOfferInput } from "@/server/dispatch/offer";
 
-let dropPg: (() => Promise<void>) | undefined;
 let close: () => Promise<void> = async () => undefined;
 type Server = {
   db: typeof import("@/server/db");
@@ -18,25 +17,13 @@ type Server = {
 let s: Server;
 
 beforeAll(async () => {
-  // The process's own database: set before anything reads the configuration.
-  const made = await createPostgresDatabase();
-  dropPg = made.drop;
-  process.env.DATABASE_URL = made.url;
-  process.env.APP_SECRET ??= "unit-test-secret-unit-test-secret-0123456";
-  process.env.LOG_LEVEL = "error";
-  const { withSession, db } = await import("@/server/db");
-  const { migrate } = await import("@/server/db/migrate");
-  const { seedDemoCity } = await import("@/server/seed/demo");
-  await withSession((session) => migrate(session));
-  await seedDemoCity(db());
-  close = async () => (await import("@/server/db")).closeDb();
+  ({ close } = await openOwnPostgres());
   await import("@/server/subscribers");
   s = { db: await import("@/server/db"), sql: await import("@/server/db/sql"), batch: await import("@/server/dispatch/offer-batch") };
 }, 180_000);
 
 afterAll(async () => {
   await close();
-  await dropPg?.();
 });
 
 describe("a round's offers in three lanes at once (PostgreSQL)", () => {
