@@ -3,7 +3,7 @@
 // prints one Markdown table, a column per run, from the reports fleet.ts
 // wrote, so the figures in the docs are the tools' own.
 import { readFileSync } from "node:fs";
-import type { FleetResult, PhaseCpu } from "./fleet";
+import { offersByPhase, type FleetResult, type PhaseCpu } from "./fleet";
 import type { PacedResult } from "./fleet-stats";
 
 type Run = Partial<FleetResult> & Pick<FleetResult, "at" | "drivers" | "positions" | "offers" | "rounds" | "streams" | "memory" | "loadAverage">;
@@ -57,6 +57,7 @@ const rows: Array<[string, (r: Run) => string]> = [
   ["a console's live map", (r) => (r.consoles ? `${r.consoles.watch.messagesPerSecond} messages/s, ${r.consoles.watch.carsPerMessage} cars each, ${r.consoles.watch.kbPerSecond} KB/s` : "—")],
   ["offer: creation → the phone", (r) => `${r.offers.n} offers, p50 ${r.offers.latency.p50}, p99 ${r.offers.latency.p99} ms`],
   ["  of those, made during the positions' phase", (r) => (r.offers.duringPositions ? `${r.offers.duringPositions.n} offers, p50 ${r.offers.duringPositions.p50}, p90 ${r.offers.duringPositions.p90}, p99 ${r.offers.duringPositions.p99} ms` : "—")],
+  ["  all, by the phase they were made in", (r) => (r.offers.byPhase ? offersByPhase(r.offers.byPhase) : "—")],
   ["  offers seen of those made, by the instance of the phone's stream (2: through the relay)", (r) =>
     r.offers.delivery
       ? r.offers.delivery

@@ -164,6 +164,21 @@ interface Sampled {
   roundPhases: Record<string, number>;
 }
 
+/**
+ * The bench's phases an offer can be made in, in their order: before the phones open their streams (the fleet on
+ * shift, the rounds already running: such an offer reaches its phone when the stream opens), the streams opening,
+ * the positions, the moments
+ * between (the position phase's end to the consoles' start), the consoles, the limit's run beside the instance,
+ * and the saturation up to the streams' close.
+ */
+export const OFFER_PHASES = ["before", "streams", "positions", "between", "consoles", "limit", "saturation"] as const;
+export type OfferPhase = (typeof OFFER_PHASES)[number];
+
+/** Offers by the phase they were made in, one line: "streams 120 (p50 …, p99 … ms); positions …". */
+export function offersByPhase(byPhase: Record<OfferPhase, Latencies>): string {
+  return OFFER_PHASES.map((phase) => `${phase} ${byPhase[phase].n} (p50 ${byPhase[phase].p50}, p99 ${byPhase[phase].p99} ms)`).join("; ");
+}
+
 /** The round's phases as the server's metrics name them (server/dispatch/round.ts, ROUND_PHASES). */
 const PHASES = ["sweep", "read", "pool", "arrival", "assign", "offers"] as const;
 
@@ -190,7 +205,7 @@ export interface FleetResult {
   /** rounds: the CPU seconds of the rounds' own instance over the positions' phase (--split-rounds; NaN otherwise). */
   serverCpu: { app: { seconds: number; msPerReport: number }; rounds: number; consoles: { seconds: number; msPerReport: number } };
   /** delivery: per instance taking phones, the offers made to its drivers before the streams closed (the database) and those seen on their streams, with the latency of those. */
-  offers: { n: number; latency: Latencies; /** Sightings after the first (a stream opened again while the offer was live); absent in older reports. */ seenAgain?: number; /** Those made during the positions' phase; absent in older reports. */ duringPositions?: Latencies; refusals: number; delivery?: Array<{ made: number; seen: number; latency: Latencies; unseen?: { states: Record<string, number>; madeSecondsBeforeClose: Latencies } }> };
+  offers: { n: number; latency: Latencies; /** Sightings after the first (a stream opened again while the offer was live); absent in older reports. */ seenAgain?: number; /** Those made during the positions' phase; absent in older reports. */ duringPositions?: Latencies; /** All, by the phase they were made in; absent in older reports. */ byPhase?: Record<OfferPhase, Latencies>; refusals: number; delivery?: Array<{ made: number; seen: number; latency: Latencies; unseen?: { states: Record<string, number>; madeSecondsBeforeClose: Latencies } }> };
   orders: { rate: number; created: number; failed: number };
   rounds: { n: number; seconds: Latencies; planSeconds: Latencies; orders: number; drivers: number; pairs: number; offers: number; phasesP50Ms?: Record<string, number>; each?: Array<{ s: number; ms: number; phasesMs: Record<string, number> }> };
   /** --soak: the minutes of the positions held at the fleet's rate, and the verdict on their trend. */
@@ -300,6 +315,7 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
     const measure = async () => ({ rssMb: o.vm(pid, "VmRSS"), heapUsedMb: Math.round(((await scrapeMetrics(app.metricsUrl)).get("nodejs_heap_size_used_bytes") ?? NaN) / 1048576) });
     const before = await measure();
     const secondBefore = second ? o.vm(second.process.pid, "VmRSS") : undefined;
+    const streamsFrom = Date.now();
     log(`  opening ${N} offer streams${second ? ", half on each instance" : ""}`);
     const streams = await gen.ask<{ opened: number; openedVia: number[]; failed: number; seconds: number; firstError?: string }>({ cmd: "streams", urls: phones });
     await sleep(3_000);
@@ -356,6 +372,7 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
 
     // The consoles: 20 dispatchers watching the live map of the whole fleet while the same positions run again.
     log(`  ${CONSOLES} consoles watching the live map, positions again for ${CONSOLE_SECONDS} s`);
+    const consolesFrom = Date.now();
     const consoles = await openConsoles(app.url, dispatchers, CONSOLES);
     await sleep(2_000);
     consoles.start();
@@ -370,9 +387,11 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
     logCpu(log, cpuWithConsoles);
     log(`    each console: ${watch.messagesPerSecond} messages/s, ${watch.carsPerMessage} cars a message, ${watch.carsPerSecond} cars/s, ${watch.kbPerSecond} KB/s; ${watch.resyncs} resyncs`);
 
+    const limitFrom = Date.now();
     log(`  the same positions to the limit (node:http + pg, one UPDATE)`);
     const limitPaced = await gen.ask<PacedResult>({ cmd: "paced", url: limit.url, kind: "limit", seconds: LIMIT_SECONDS, periodMs: PERIOD_MS });
     logPaced(log, limitPaced);
+    const saturationFrom = Date.now();
     log(`  saturation (64 concurrent reports), the application and the limit, ${SATURATE_SECONDS} s each`);
     const saturationCpu = cpuPhase(instancePids, gen.child.pid);
     const satApp = await gen.ask<{ rps: number; latency: Latencies }>({ cmd: "saturate", urls: phones, kind: "app", seconds: SATURATE_SECONDS, concurrency: 64 });
@@ -404,6 +423,13 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
     // limit beside the instance, the saturation), where the machine is loaded otherwise.
     const duringPositions = latencies([...firstSeen].filter(([id]) => sent.get(id)!.ms >= runFrom && sent.get(id)!.ms <= runTo).map(([id, at]) => at - sent.get(id)!.ms));
     log(`    of them made during the positions' phase: ${duringPositions.n}, p50 ${duringPositions.p50} ms, p90 ${duringPositions.p90} ms, p99 ${duringPositions.p99} ms`);
+    // Every offer by the phase it was made in (its creation's moment against the phases' starts), to say where the tail is.
+    const marks: Array<[OfferPhase, number]> = [["before", -Infinity], ["streams", streamsFrom], ["positions", runFrom], ["between", runTo], ["consoles", consolesFrom], ["limit", limitFrom], ["saturation", saturationFrom]];
+    const phaseOf = (ms: number): OfferPhase => marks.filter(([, from]) => ms >= from).pop()![0];
+    const byPhase = Object.fromEntries(
+      OFFER_PHASES.map((phase) => [phase, latencies([...firstSeen].filter(([id]) => phaseOf(sent.get(id)!.ms) === phase).map(([id, at]) => at - sent.get(id)!.ms))]),
+    ) as Record<OfferPhase, Latencies>;
+    log(`    by the phase they were made in: ${OFFER_PHASES.map((phase) => `${phase} ${byPhase[phase].n} (p50 ${byPhase[phase].p50}, p99 ${byPhase[phase].p99} ms)`).join("; ")}`);
     // Per instance taking phones: the offers made to its drivers up to a second before the streams closed, and those its streams delivered (each once).
     const viaOf = new Map(made.result.drivers.map((d, i) => [d.id, i % phones.length]));
     const delivery = phones.map((_, k) => {
@@ -463,7 +489,7 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
         rounds: Math.round(cpuRounds * 10) / 10,
         consoles: { seconds: Math.round(cpuConsoles * 10) / 10, msPerReport: Math.round((cpuConsoles * 1000 * 100) / Math.max(1, withConsoles.ok)) / 100 },
       },
-      offers: { n: offerLatency.n, latency: offerLatency, seenAgain, duringPositions, refusals: closed.refusals, delivery },
+      offers: { n: offerLatency.n, latency: offerLatency, seenAgain, duringPositions, byPhase, refusals: closed.refusals, delivery },
       orders: { rate: ORDER_RATE, created, failed: orderFailed },
       rounds: { n: rounds.length, seconds: roundMs, planSeconds: planMs, offers: lastRound?.roundOffers ?? NaN, orders: lastRound?.roundOrders ?? NaN, drivers: lastRound?.roundDrivers ?? NaN, pairs: lastRound?.roundPairs ?? NaN, phasesP50Ms,
         // Each round seen, when (seconds from the first sample) and its phases: a long one is explained by them.
@@ -585,6 +611,7 @@ function writeFleetReport(r: FleetResult, outDir: string, log: (m: string) => vo
     `| server memory per open stream | ${r.streams.kbPerStream} KB (RSS ${r.streams.rssBeforeMb} → ${r.streams.rssAfterMb} MB; V8 heap ${r.streams.heapBeforeMb} → ${r.streams.heapAfterMb} MB) |`,
     `| offer: creation → its driver's stream (its first sighting) | ${r.offers.n} offers, p50 ${r.offers.latency.p50} ms, p99 ${r.offers.latency.p99} ms, max ${r.offers.latency.max} ms${r.offers.seenAgain === undefined ? "" : `; seen again ${r.offers.seenAgain} times`} |`,
     ...(r.offers.duringPositions ? [`| the same, offers made during the positions' phase | ${r.offers.duringPositions.n} offers, p50 ${r.offers.duringPositions.p50} ms, p90 ${r.offers.duringPositions.p90} ms, p99 ${r.offers.duringPositions.p99} ms |`] : []),
+    ...(r.offers.byPhase ? [`| the same, by the phase they were made in | ${offersByPhase(r.offers.byPhase)} |`] : []),
     `| dispatch round (ms: the whole round, with its offers) | ${r.rounds.n} rounds seen, p50 ${r.rounds.seconds.p50}, max ${r.rounds.seconds.max}; its plan (reads, arrival times, assignment) p50 ${r.rounds.planSeconds.p50}, max ${r.rounds.planSeconds.max}; the last: ${r.rounds.orders} free orders × ${r.rounds.drivers} free drivers, ${r.rounds.pairs} pairs weighed, ${r.rounds.offers} offers |`,
     `| orders created at ${r.orders.rate}/s | ${r.orders.created} (${r.orders.failed} failed) |`,
     `| server resident memory | peak ${r.memory.peakMb} MB; over the run (s: MB) ${r.memory.rssSamples.filter((_, k) => k % 10 === 0).map((s) => `${s.s}: ${s.mb}`).join(", ")} |`,
