@@ -52,11 +52,10 @@ export function offerLanes(postgres: boolean, poolSize: number, wanted: number):
  * offer's driver (and the consoles) after its transaction commits. One
  * outcome per input, in the inputs' order.
  *
- * The lanes share no order and no driver (an input naming one another input
- * names goes to that input's lane, else all go in one), so their
- * transactions lock disjoint rows: they neither wait for each other nor
- * deadlock, and two offers of one order or driver are judged in order, as
- * in one lane.
+ * The lanes share no order and no driver (when an order or a driver appears
+ * twice, all the inputs go in one lane), so their transactions lock
+ * disjoint rows: they neither wait for each other nor deadlock, and two
+ * offers of one order or driver are judged in order, as in one lane.
  */
 export async function makeOffers(db: Db, inputs: readonly MakeOfferInput[], lanes = 1): Promise<OfferOutcome[]> {
   const split = splitLanes(inputs, lanes);
