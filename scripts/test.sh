@@ -11,8 +11,8 @@
 #      in two lanes (the files that mostly wait, and the others; each lane
 #      with its own servers on free ports and its own databases), and the
 #      Playwright suite in Debian's Chromium in two lanes the same way, the
-#      waiting specs' lane then taking two long database files off the
-#      others (docs/testing.md, "Lanes");
+#      waiting specs' lane then taking the longest database files off the
+#      others (SPARE_FILES; docs/testing.md, "Lanes");
 #   3. after them: the unit tests, and the few files that need the machine
 #      to themselves.
 # What it needs is set up first: PostgreSQL started (or installed) and

@@ -419,17 +419,16 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
     const offerDelays = [...firstSeen].map(([id, at]) => at - sent.get(id)!.ms);
     const offerLatency = latencies(offerDelays);
     log(`  offers at their drivers: ${offerLatency.n}, from creation p50 ${offerLatency.p50} ms, p99 ${offerLatency.p99} ms, max ${offerLatency.max} ms; seen again ${seenAgain} times`);
-    // Those made during the positions' phase alone (the issue's load), apart from the later phases' (the consoles, the
-    // limit beside the instance, the saturation), where the machine is loaded otherwise.
-    const duringPositions = latencies([...firstSeen].filter(([id]) => sent.get(id)!.ms >= runFrom && sent.get(id)!.ms <= runTo).map(([id, at]) => at - sent.get(id)!.ms));
-    log(`    of them made during the positions' phase: ${duringPositions.n}, p50 ${duringPositions.p50} ms, p90 ${duringPositions.p90} ms, p99 ${duringPositions.p99} ms`);
-    // Every offer by the phase it was made in (its creation's moment against the phases' starts), to say where the tail is.
+    // Every offer by the phase it was made in (its creation's moment against the phases' starts), to say where the tail
+    // is; those of the positions' phase (the issue's load) apart, as older reports have them.
     const marks: Array<[OfferPhase, number]> = [["before", -Infinity], ["streams", streamsFrom], ["positions", runFrom], ["between", runTo], ["consoles", consolesFrom], ["limit", limitFrom], ["saturation", saturationFrom]];
     const phaseOf = (ms: number): OfferPhase => marks.filter(([, from]) => ms >= from).pop()![0];
     const byPhase = Object.fromEntries(
       OFFER_PHASES.map((phase) => [phase, latencies([...firstSeen].filter(([id]) => phaseOf(sent.get(id)!.ms) === phase).map(([id, at]) => at - sent.get(id)!.ms))]),
     ) as Record<OfferPhase, Latencies>;
-    log(`    by the phase they were made in: ${OFFER_PHASES.map((phase) => `${phase} ${byPhase[phase].n} (p50 ${byPhase[phase].p50}, p99 ${byPhase[phase].p99} ms)`).join("; ")}`);
+    const duringPositions = byPhase.positions;
+    log(`    of them made during the positions' phase: ${duringPositions.n}, p50 ${duringPositions.p50} ms, p90 ${duringPositions.p90} ms, p99 ${duringPositions.p99} ms`);
+    log(`    by the phase they were made in: ${offersByPhase(byPhase)}`);
     // Per instance taking phones: the offers made to its drivers up to a second before the streams closed, and those its streams delivered (each once).
     const viaOf = new Map(made.result.drivers.map((d, i) => [d.id, i % phones.length]));
     const delivery = phones.map((_, k) => {
