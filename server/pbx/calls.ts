@@ -10,6 +10,7 @@
 // nobody, to every dispatcher (each console that is open is on shift). Values from the PBX are bounded and kept as text: the console
 // renders them as text, never as markup.
 import type { Db } from "../db";
+import { sqlQuery } from "../db/sql";
 import { publish, type LiveEvent } from "../events/bus";
 import { isUniqueViolation, ValidationError } from "../errors";
 import { normalizePhone } from "../orders/phone";
@@ -273,20 +274,49 @@ export async function callLog(db: Db, input: { orderId: number } | { phone: stri
   return rows.map((r) => ({ ...r, user: r.user?.name ?? null }));
 }
 
-/** An order was created: the latest incoming call from its phone shortly before, not yet linked, led to it. */
-export async function linkCallToOrder(db: Db, orderId: number): Promise<void> {
-  const order = await db.order.findUnique({ where: { id: orderId }, select: { phone: true, createdAt: true } });
-  if (!order?.phone) return;
-  const call = await db.phoneCall.findFirst({
-    where: {
-      phone: order.phone,
-      direction: "IN",
-      orderId: null,
-      startedAt: { gte: new Date(order.createdAt.getTime() - ORDER_AFTER_CALL_MS), lte: order.createdAt },
-    },
-    orderBy: { startedAt: "desc" },
-    select: { id: true },
-  });
-  if (call) await db.phoneCall.updateMany({ where: { id: call.id, orderId: null }, data: { orderId } });
-  await markHandled(db, order.phone);
+/**
+ * Orders were created: for each, the latest incoming call from its phone
+ * shortly before, not yet linked, led to it; and every missed call from
+ * that phone is handled. Returns how many calls changed.
+ */
+export async function linkCallsToOrders(db: Db, orderIds: readonly number[]): Promise<number> {
+  if (orderIds.length === 0) return 0;
+  // One statement for a batch of orders (server/pbx/order-links.ts), not a
+  // read and two updates through the ORM an order: every order created runs
+  // this, and that was five round trips and a transaction an order, order
+  // creation's throughput cut to a third (docs/performance.md). A call is
+  // changed once however many reasons it has (PostgreSQL leaves it
+  // unpredictable which of two CTEs' changes to one row wins); two orders of
+  // one phone in a batch that would take the same call give it to the
+  // earlier, and an order that has its call already takes no other (every
+  // instance hears every order). `was` is the row before the change, so only
+  // calls newly handled are announced; SET reads the row as locked, so an
+  // instance linking the same orders at once changes nothing more.
+  const rows = await sqlQuery<Row & { newlyHandled: boolean }>(
+    db,
+    `WITH o AS (
+       SELECT id, phone, created_at FROM orders WHERE id = ANY($1::int[]) AND phone <> ''
+     ), answered AS (
+       SELECT DISTINCT ON (pick.call_id) pick.call_id, o.id AS order_id
+       FROM o CROSS JOIN LATERAL (
+         SELECT c.id AS call_id FROM phone_call c
+         WHERE c.phone = o.phone AND c.direction = 'IN' AND c.order_id IS NULL
+           AND c.started_at BETWEEN o.created_at - make_interval(secs => $2) AND o.created_at
+         ORDER BY c.started_at DESC LIMIT 1
+       ) pick
+       WHERE NOT EXISTS (SELECT 1 FROM phone_call l WHERE l.order_id = o.id AND l.direction = 'IN')
+       ORDER BY pick.call_id, o.id
+     )
+     UPDATE phone_call c SET
+       order_id = CASE WHEN a.order_id IS NOT NULL AND c.order_id IS NULL THEN a.order_id ELSE c.order_id END,
+       handled_at = CASE WHEN c.state = 'MISSED' AND c.handled_at IS NULL THEN now() ELSE c.handled_at END
+     FROM phone_call was LEFT JOIN answered a ON a.call_id = was.id
+     WHERE was.id = c.id AND was.phone IN (SELECT phone FROM o)
+       AND (a.call_id IS NOT NULL OR (was.state = 'MISSED' AND was.handled_at IS NULL))
+     RETURNING c.id, c.state::text AS state, c.phone, c.caller_name AS "callerName", c.extension, c.user_id AS "userId",
+       c.handled_at AS "handledAt", (was.state = 'MISSED' AND was.handled_at IS NULL) AS "newlyHandled"`,
+    [orderIds, ORDER_AFTER_CALL_MS / 1000],
+  );
+  for (const row of rows) if (row.newlyHandled) await announce(db, row);
+  return rows.length;
 }

@@ -8,11 +8,11 @@ import { config } from "../config";
 import { db as defaultDb, type Db } from "../db";
 import { log } from "../log";
 import { ValidationError } from "../errors";
-import { subscribe } from "../events/bus";
 import { AmiClient, parseAmiUrl } from "./ami-client";
 import type { AmiMessage } from "./ami-reader";
 import { callStepOf } from "./ami-calls";
-import { callAnswered, callEnded, callPhone, callRinging, linkCallToOrder, logOutgoingCall } from "./calls";
+import { callAnswered, callEnded, callPhone, callRinging, logOutgoingCall } from "./calls";
+import { startOrderLinks } from "./order-links";
 
 const key = Symbol.for("taxi.pbx");
 interface PbxHolder {
@@ -65,14 +65,10 @@ async function handleEvent(db: Db, event: AmiMessage): Promise<void> {
 
 /** Starts the AMI session when AMI_URL is set, and the call log's link to new orders; returns its stop. */
 export function startPbx(db: Db = defaultDb()): () => Promise<void> {
-  // Every instance hears every order created (the relay): linking is idempotent.
-  const offOrders = subscribe((event) => {
-    if (event.type !== "order.created") return;
-    linkCallToOrder(db, event.orderId).catch((error: unknown) => log.warn("pbx: linking a call to an order failed", error));
-  });
+  const stopOrderLinks = startOrderLinks(db);
   const cfg = config();
   if (!cfg.AMI_URL) {
-    return async () => offOrders();
+    return stopOrderLinks;
   }
   let queue: Promise<void> = Promise.resolve();
   let queued = 0;
@@ -98,8 +94,8 @@ export function startPbx(db: Db = defaultDb()): () => Promise<void> {
   holder().client = client;
   client.start();
   return async () => {
-    offOrders();
     client.stop();
+    await stopOrderLinks();
     if (holder().client === client) holder().client = undefined;
     await queue;
   };

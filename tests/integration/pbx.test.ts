@@ -155,6 +155,31 @@ describe("incoming calls", () => {
     const byOrder = await trpc<LogRow[]>(baseUrl(), owner, "phone.log", { orderId: log.orderId });
     expect(byOrder.data).toHaveLength(1);
   });
+
+  it("missed, then an order for the caller: linked to it and off the missed list at once; a second order changes nothing", async () => {
+    const phone = uniquePhone();
+    const call = ami.ring({ from: e164(phone), extension });
+    await until("ringing", async () => (await calls(owner)).some((c) => c.phone === e164(phone)), 5_000);
+    ami.hangup(call, phone);
+    await until("missed", async () => (await calls(owner)).some((c) => c.phone === e164(phone) && c.state === "MISSED"), 5_000);
+    // the same call is both the one that led to the order and a missed one to mark handled
+    const first = await apiPost<{ uuid: string }>("order", { phone, street: "ул. Ленина", house: "7", name: "Caller" });
+    expect(first.status).toBe("DONE");
+    await until("off the missed list", async () => !(await calls(owner)).some((c) => c.phone === e164(phone)), 5_000);
+    type LogRow = { state: string; orderId: number | null };
+    const linked = await until(
+      "linked",
+      async () => (await trpc<LogRow[]>(baseUrl(), owner, "phone.log", { phone: e164(phone) })).data?.find((row) => row.orderId !== null),
+      5_000,
+    );
+    expect(linked.state).toBe("MISSED");
+    const second = await apiPost<{ uuid: string }>("order", { phone, street: "ул. Ленина", house: "9", name: "Caller" });
+    expect(second.status).toBe("DONE");
+    await new Promise((r) => setTimeout(r, 500));
+    const log = (await trpc<LogRow[]>(baseUrl(), owner, "phone.log", { phone: e164(phone) })).data ?? [];
+    expect(log).toHaveLength(1);
+    expect(log[0]!.orderId).toBe(linked.orderId);
+  });
 });
 
 describe("click-to-call", () => {
