@@ -1,0 +1,113 @@
+// The database statements the hot requests of the dispatch API cost, counted
+// by the server itself (taxi_db_statements_total, docs/metrics.md) on a
+// fresh instance on PostgreSQL. On these machines a round trip costs about
+// what a small statement's work does, so a statement added to every order
+// (a subscriber of order.created reading through the ORM, say) cuts order
+// creation's throughput at once: one did, from 1.15 statements an order to
+// 6.15 and from ~800 to ~150 orders a second (docs/performance.md). The
+// budgets sit above what these paths cost now (measured in the benchmark,
+// `DB statements / request`) and below one more statement a request; the
+// instance's own background work over the same time is taken off.
+// PostgreSQL only: PGlite runs no pool whose connections are counted.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_DB, type TestDatabase } from "./support/db";
+import { dispatchClient, priceToken, type DispatchClient } from "./support/dispatch";
+import { closeAgents, send } from "./support/http";
+import { freshDatabase, startInstance, template, type AppInstance } from "./support/instance";
+
+const METRICS_TOKEN = "statements-metrics-token-0123456789";
+const REQUESTS = 200;
+const CONCURRENCY = 20;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.skipIf(TEST_DB !== "postgres")("database statements per request (PostgreSQL)", () => {
+  let database: TestDatabase;
+  let app: AppInstance;
+  let api: DispatchClient;
+
+  beforeAll(async () => {
+    database = await freshDatabase();
+    app = await startInstance(database, { env: { METRICS_TOKEN, RATE_LIMIT_PER_KEY: "0", RATE_LIMIT_PER_ADDRESS: "0", DISPATCH_ROUNDS: "no", OUTBOX_POLL_MS: "60000", EXCHANGE_JOB_INTERVAL_MS: "600000" } });
+    // the start's own work (the exchange's demo participants, the first sweeps) done
+    let last = await statements();
+    for (let i = 0; i < 30; i += 1) {
+      await sleep(500);
+      const now = await statements();
+      if (now - last <= 2) break;
+      last = now;
+    }
+    api = dispatchClient(app.url, template().apiKey);
+  });
+
+  afterAll(async () => {
+    closeAgents();
+    await app?.stop();
+    await database?.drop();
+  });
+
+  // (a function declaration: used in beforeAll above)
+  async function statements(): Promise<number> {
+    const r = await send(app.url, { method: "GET", path: "/metrics", headers: { authorization: `Bearer ${METRICS_TOKEN}` }, timeoutMs: 10_000 });
+    const m = /^taxi_db_statements_total (\d+)/m.exec(r.text);
+    if (!m) throw new Error(`no taxi_db_statements_total in /metrics (${r.status})`);
+    return Number(m[1]);
+  }
+
+  /** Statements a request: `request` REQUESTS times, CONCURRENCY at once, less the instance's idle statements over as long. */
+  async function perRequest(request: (i: number) => Promise<boolean>): Promise<number> {
+    // the instance's own work (sweeps, the outbox's polls, the metrics read) over 2 s
+    const idleStart = await statements();
+    await sleep(2_000);
+    const idlePerMs = ((await statements()) - idleStart - 1) / 2_000;
+    const before = await statements();
+    const started = Date.now();
+    let next = 0;
+    let failed = 0;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < REQUESTS) if (!(await request(next++))) failed += 1;
+      }),
+    );
+    await sleep(500); // what the requests set going (a batch of call links, the relay) lands
+    const spent = (await statements()) - before - 1 - idlePerMs * (Date.now() - started);
+    expect(failed).toBe(0);
+    return spent / REQUESTS;
+  }
+
+  it("order creation, address form: under 2 (the insert, the calls' link in batches, the relay)", async () => {
+    const cost = await perRequest(async (i) => {
+      const r = await api.post("order", { phone: `8916${String(5_000_000 + i)}`, street: "ул. Ленина", house: String(2 + (i % 4)), name: "Счёт" });
+      return r.status === "DONE";
+    });
+    console.log(`order creation, address form: ${cost.toFixed(2)} statements an order`);
+    expect(cost).toBeLessThan(2);
+  });
+
+  it("order creation, token form: under 2", async () => {
+    const tokens: string[] = [];
+    for (let i = 0; i < REQUESTS; i += 1) tokens.push(await priceToken(api, String(2 + (i % 4))));
+    const cost = await perRequest(async (i) => {
+      const r = await api.post("order", { phone: `8916${String(6_000_000 + i)}`, token: tokens[i] });
+      return r.status === "DONE";
+    });
+    console.log(`order creation, token form: ${cost.toFixed(2)} statements an order`);
+    expect(cost).toBeLessThan(2);
+  });
+
+  it("the estimate (pre_cost): under 0.08 (its houses, streets, rates and the key come from memory; the key once when it runs out of the cache, not once a request in flight)", async () => {
+    const cost = await perRequest(async (i) => {
+      const r = await api.get("order/pre_cost", { phone: "89161234567", way_points: JSON.stringify([{ street: "ул. Ленина", house: String(2 + (i % 4)) }, { lat: 55.78, lon: 37.6 }]) });
+      return r.status === "DONE";
+    });
+    console.log(`pre_cost: ${cost.toFixed(2)} statements an estimate`);
+    expect(cost).toBeLessThan(0.08);
+  });
+
+  it("an order's read: under 1.2", async () => {
+    const created = await api.post<{ uuid: string }>("order", { phone: "89167000000", street: "ул. Ленина", house: "3" });
+    expect(created.status).toBe("DONE");
+    const cost = await perRequest(async () => (await api.get("order", { uuid: created.response.uuid })).status === "DONE");
+    console.log(`order read: ${cost.toFixed(2)} statements a read`);
+    expect(cost).toBeLessThan(1.2);
+  });
+});
