@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { offersByPhase, type FleetResult, type PhaseCpu } from "./fleet";
 import type { PacedResult } from "./fleet-stats";
+import { byLabelGroup, meanCi } from "./mean-ci";
 
 type Run = Partial<FleetResult> & Pick<FleetResult, "at" | "drivers" | "positions" | "offers" | "rounds" | "streams" | "memory" | "loadAverage">;
 
@@ -39,7 +40,7 @@ const cpu = (c: PhaseCpu | undefined) => {
 const rows: Array<[string, (r: Run) => string]> = [
   ["report", (r) => `fleet-${r.at.replace(/[:.]/g, "-")}`],
   ["instances taking the phones", (r) => (r.twoInstances ? "two, half the fleet each" : "one")],
-  ["dispatch's rounds", (r) => (r.splitRounds ? "in a second instance" : r.twoInstances ? "in the first instance" : "in the phones' instance")],
+  ["dispatch's rounds", (r) => (r.noRounds ? "none (--no-rounds)" : r.splitRounds ? "in a second instance" : r.twoInstances ? "in the first instance" : "in the phones' instance")],
   ["load average before → after (1 min)", (r) => `${r.loadAverage.before[0]} → ${r.loadAverage.after[0]}`],
   [`positions at the fleet's rate`, (r) => paced(r.positions.app)],
   ["  by instance (--two-instances)", (r) => perInstance(r.positions.app)],
@@ -49,6 +50,7 @@ const rows: Array<[string, (r: Run) => string]> = [
   ["server CPU a report served (streams; rounds and offers when in the same instance)", (r) => (r.serverCpu ? `${r.serverCpu.app.msPerReport} ms` : "—")],
   ["the rounds' instance's CPU over the positions", (r) => (r.serverCpu && r.splitRounds ? `${r.serverCpu.rounds} s in ${r.positions.app.seconds} s` : "—")],
   ["the same with the consoles", (r) => (r.serverCpu ? `${r.serverCpu.consoles.msPerReport} ms` : "—")],
+  ["database statements over the positions, a report served (positions, streams, rounds, offers, orders)", (r) => (r.statements ? `${r.statements.perReport} (${r.statements.positions}; the relay's NOTIFYs ${r.statements.relayNotifies})` : "—")],
   ["the application's CPU a report served, all its instances (rounds and offers included)", (r) =>
     r.cpu ? `${Math.round((r.cpu.positions.instances.reduce((a, b) => a + b, 0) * 100_000) / Math.max(1, r.positions.app.ok)) / 100} ms` : "—"],
   ["CPU over the positions: instance(s); PostgreSQL; generator; machine", (r) => cpu(r.cpu?.positions)],
@@ -80,23 +82,7 @@ console.log(line(["---", ...runs.map(() => "---")]));
 for (const [name, f] of rows) console.log(line([name, ...runs.map((x) => f(x.r))]));
 
 if (groups) {
-  // Student's t, two-sided 95%, by degrees of freedom (1–10; beyond, 2.2 is near enough for these few runs).
-  const T95 = [NaN, 12.71, 4.3, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23];
-  const meanCi = (xs: number[]) => {
-    const v = xs.filter(Number.isFinite);
-    if (v.length === 0) return "—";
-    const mean = v.reduce((a, b) => a + b, 0) / v.length;
-    const digits = Math.abs(mean) < 10 ? 2 : 1;
-    if (v.length < 2) return `${mean.toFixed(digits)} (n = 1)`;
-    const sd = Math.sqrt(v.reduce((a, b) => a + (b - mean) ** 2, 0) / (v.length - 1));
-    const half = (T95[v.length - 1] ?? 2.2) * (sd / Math.sqrt(v.length));
-    return `${mean.toFixed(digits)} ± ${half.toFixed(digits)} (n = ${v.length})`;
-  };
-  const byGroup = new Map<string, Run[]>();
-  for (const x of runs) {
-    const g = x.label.replace(/\s*\(.*\)\s*$/, "");
-    byGroup.set(g, [...(byGroup.get(g) ?? []), x.r]);
-  }
+  const byGroup = byLabelGroup(runs);
   const figures: Array<[string, (r: Run) => number]> = [
     ["positions at the fleet's rate: served a second", (r) => r.positions.app.rps],
     ["  their p50 (ms)", (r) => r.positions.app.latency.p50],

@@ -50,9 +50,22 @@ export interface FleetOptions {
   splitRounds?: boolean;
   /** `--two-instances`: half the phones (streams and positions) on a second instance on the same database; rounds, orders and consoles on the first. */
   twoInstances?: boolean;
+  /** `--no-rounds`: no dispatch rounds anywhere (so no offers): the positions' and streams' own floor, to set beside a run with them. */
+  noRounds?: boolean;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The statements the instances have sent to the database so far, and of them the event relay's NOTIFYs (their counters, summed). */
+async function statementsSent(metricsUrls: string[]): Promise<{ all: number; notifies: number }> {
+  const sum = { all: 0, notifies: 0 };
+  for (const url of metricsUrls) {
+    const m = await scrapeMetrics(url);
+    sum.all += m.get("taxi_db_statements_total") ?? NaN;
+    sum.notifies += m.get("taxi_event_relay_notifies_total") ?? 0;
+  }
+  return sum;
+}
 
 /** CPU seconds a process has used (user + system, /proc/<pid>/stat): a figure the machine's other load does not inflate as much as latency. */
 function cpuSeconds(pid: number | undefined): number {
@@ -189,6 +202,8 @@ export interface FleetResult {
   splitRounds: boolean;
   /** Half the phones on a second instance (--two-instances); absent in reports from before the option. */
   twoInstances?: boolean;
+  /** No dispatch rounds at all (--no-rounds); absent in reports from before the option. */
+  noRounds?: boolean;
   /** --two-instances: the second instance's streams and memory (the first's are in streams and memory). */
   second?: { streams: { opened: number; rssBeforeMb: number; rssAfterMb: number; kbPerStream: number }; peakMb: number | undefined };
   /** CPU over the positions' phase and over the consoles' phase: instances in order (the phones' first; the second or the rounds' instance next), the generator, PostgreSQL, the machine. */
@@ -204,6 +219,8 @@ export interface FleetResult {
   /** The server's CPU seconds over each phase of positions (streams, rounds and offers included), and per report served. */
   /** rounds: the CPU seconds of the rounds' own instance over the positions' phase (--split-rounds; NaN otherwise). */
   serverCpu: { app: { seconds: number; msPerReport: number }; rounds: number; consoles: { seconds: number; msPerReport: number } };
+  /** The database statements every instance sent over the positions' phase (taxi_db_statements_total), per report served: positions, streams, rounds, offers and orders together; absent in older reports. */
+  statements?: { positions: number; perReport: number; /** of them the event relay's NOTIFYs */ relayNotifies: number };
   /** delivery: per instance taking phones, the offers made to its drivers before the streams closed (the database) and those seen on their streams, with the latency of those. */
   offers: { n: number; latency: Latencies; /** Sightings after the first (a stream opened again while the offer was live); absent in older reports. */ seenAgain?: number; /** Those made during the positions' phase; absent in older reports. */ duringPositions?: Latencies; /** All, by the phase they were made in; absent in older reports. */ byPhase?: Record<OfferPhase, Latencies>; refusals: number; delivery?: Array<{ made: number; seen: number; latency: Latencies; unseen?: { states: Record<string, number>; madeSecondsBeforeClose: Latencies } }> };
   orders: { rate: number; created: number; failed: number };
@@ -216,6 +233,7 @@ export interface FleetResult {
 export async function runFleet(o: FleetOptions): Promise<FleetResult> {
   const { log } = o;
   if (o.twoInstances && o.splitRounds) throw new Error("--two-instances and --split-rounds are measured apart: choose one");
+  if (o.noRounds && o.splitRounds) throw new Error("--no-rounds and --split-rounds contradict each other: choose one");
   const N = o.short ? 1_000 : 10_000;
   const PERIOD_MS = 5_000;
   const SECONDS = o.short ? 30 : 60;
@@ -256,7 +274,7 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
   const app = await startBenchServer(
     {
       ...made.db.env,
-      DISPATCH_ROUNDS: o.splitRounds ? "no" : "yes",
+      DISPATCH_ROUNDS: o.splitRounds || o.noRounds ? "no" : "yes",
       RATE_LIMIT_PER_KEY: "0",
       RATE_LIMIT_PER_ADDRESS: "0",
       AUTH_RATE_PER_ADDRESS: "0",
@@ -283,6 +301,7 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
   const pid = app.process.pid;
   /** The instances whose CPU is read: the phones' first, then the second or the rounds' own. */
   const instancePids = [pid, (second ?? roundsApp)?.process.pid].filter((p): p is number => p !== undefined);
+  const metricsUrls = [app.metricsUrl, ...[second, roundsApp].flatMap((x) => (x ? [x.metricsUrl] : []))];
   const samples: Sampled[] = [];
   let sampling = true;
   const sampler = (async () => {
@@ -359,7 +378,11 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
     const cpu0 = cpuSeconds(pid);
     const roundsCpu0 = roundsApp ? cpuSeconds(roundsApp.process.pid) : NaN;
     const positionsCpu = cpuPhase(instancePids, gen.child.pid);
+    const statementsFrom = await statementsSent(metricsUrls);
     const appPaced = await gen.ask<PacedResult>({ cmd: "paced", urls: phones, kind: "app", seconds: SECONDS, periodMs: PERIOD_MS });
+    const statementsTo = await statementsSent(metricsUrls);
+    const positionsStatements = statementsTo.all - statementsFrom.all;
+    const positionsNotifies = statementsTo.notifies - statementsFrom.notifies;
     const cpuApp = cpuSeconds(pid) - cpu0;
     const cpuRounds = roundsApp ? cpuSeconds(roundsApp.process.pid) - roundsCpu0 : NaN;
     const cpuPositions = positionsCpu();
@@ -368,6 +391,7 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
     await orders;
     logPaced(log, appPaced);
     logCpu(log, cpuPositions);
+    log(`    database statements: ${positionsStatements} (${(positionsStatements / Math.max(1, appPaced.ok)).toFixed(2)} a report served), of them the event relay's NOTIFYs ${positionsNotifies}`);
     const status = await gen.ask<{ open: number }>({ cmd: "status" });
 
     // The consoles: 20 dispatchers watching the live map of the whole fleet while the same positions run again.
@@ -463,6 +487,7 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
       mode: o.short ? "short" : "full",
       splitRounds: Boolean(o.splitRounds),
       twoInstances: Boolean(o.twoInstances),
+      noRounds: Boolean(o.noRounds),
       ...(secondStreams ? { second: { streams: secondStreams, peakMb: Math.max(...samples.map((x) => x.secondRssMb ?? 0)) } } : {}),
       cpu: { positions: cpuPositions, consoles: cpuWithConsoles, saturation: cpuSaturation },
       drivers: N,
@@ -488,6 +513,7 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
         rounds: Math.round(cpuRounds * 10) / 10,
         consoles: { seconds: Math.round(cpuConsoles * 10) / 10, msPerReport: Math.round((cpuConsoles * 1000 * 100) / Math.max(1, withConsoles.ok)) / 100 },
       },
+      statements: { positions: positionsStatements, perReport: Math.round((positionsStatements * 100) / Math.max(1, appPaced.ok)) / 100, relayNotifies: positionsNotifies },
       offers: { n: offerLatency.n, latency: offerLatency, seenAgain, duringPositions, byPhase, refusals: closed.refusals, delivery },
       orders: { rate: ORDER_RATE, created, failed: orderFailed },
       rounds: { n: rounds.length, seconds: roundMs, planSeconds: planMs, offers: lastRound?.roundOffers ?? NaN, orders: lastRound?.roundOrders ?? NaN, drivers: lastRound?.roundDrivers ?? NaN, pairs: lastRound?.roundPairs ?? NaN, phasesP50Ms,
@@ -574,7 +600,7 @@ function writeFleetReport(r: FleetResult, outDir: string, log: (m: string) => vo
   const row = (p: PacedResult, name: string) =>
     `| ${name} | ${p.rate}/s | ${p.rps}/s | ${p.latency.p50} | ${p.latency.p99} | ${p.latency.max} | ${p.bad + p.errors} | ${p.sendLag.p99} | ${p.loopDelay.p99} |`;
   const md = [
-    `# Fleet benchmark ${r.at} (${r.mode}${r.splitRounds ? ", the rounds in a second instance" : ""}${r.twoInstances ? ", half the phones on a second instance" : ""})`,
+    `# Fleet benchmark ${r.at} (${r.mode}${r.splitRounds ? ", the rounds in a second instance" : ""}${r.twoInstances ? ", half the phones on a second instance" : ""}${r.noRounds ? ", no dispatch rounds" : ""})`,
     ``,
     `${r.drivers} drivers on shift, a position every ${r.periodMs / 1000} s each; load average before ${r.loadAverage.before.join(" ")}, after ${r.loadAverage.after.join(" ")} (${os.cpus().length} cores). Provisioned in ${r.provisionSeconds} s.`,
     ``,

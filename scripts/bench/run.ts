@@ -13,6 +13,7 @@
 //   npm run bench -- --fleet             the fleet: 10,000 drivers' positions, offer streams, dispatch rounds (fleet.ts); --short: 1,000;
 //                                        --split-rounds: the rounds in a second instance (DISPATCH_ROUNDS=no on the phones' one);
 //                                        --two-instances: half the phones on a second instance (the rounds, orders, consoles on the first);
+//                                        --no-rounds: no dispatch rounds (no offers): the positions' and streams' own floor;
 //                                        --soak=10m: the positions held that long first, memory and p99 each minute (a chart)
 //   npm run bench -- --soak=10m          the soak: a mixed steady load, memory and p99 each minute (soak.ts)
 //
@@ -667,7 +668,7 @@ async function main(): Promise<void> {
       rmSync(fleetProfile, { recursive: true, force: true });
       mkdirSync(fleetProfile, { recursive: true });
     }
-    await runFleet({ short, outDir, distDir, log, vm, profileDir: fleetProfile, splitRounds: args.includes("--split-rounds"), twoInstances: args.includes("--two-instances"), soakSeconds: soakArg ? parseDuration(soakArg) : undefined, startLimit: (url) => startLimit("postgres", { kind: "postgres", env: { DATABASE_URL: url } } as unknown as PreparedDb) });
+    await runFleet({ short, outDir, distDir, log, vm, profileDir: fleetProfile, splitRounds: args.includes("--split-rounds"), twoInstances: args.includes("--two-instances"), noRounds: args.includes("--no-rounds"), soakSeconds: soakArg ? parseDuration(soakArg) : undefined, startLimit: (url) => startLimit("postgres", { kind: "postgres", env: { DATABASE_URL: url } } as unknown as PreparedDb) });
     return;
   }
   if (soakArg) {

@@ -13,6 +13,7 @@ import type pg from "pg";
 import { connection } from "../db";
 import { listenChannel } from "../db/listen";
 import { log } from "../log";
+import { metrics } from "../metrics/registry";
 import { deliverRemote, setForwarder, type Envelope } from "./bus";
 import { relayBatches, readRelayPayload } from "./relay-batch";
 
@@ -42,7 +43,9 @@ export async function startPgRelay(connectionString: string, pool: pg.Pool): Pro
       const batch = waiting;
       waiting = [];
       // In order, one NOTIFY per payload: a listener sees them in the order sent.
+      metrics().relayEvents.inc(batch.length);
       for (const payload of relayBatches(batch)) {
+        metrics().relayNotifies.inc();
         await pool.query("SELECT pg_notify($1, $2)", [CHANNEL, payload]).catch((error: unknown) => log.warn("event relay: notify failed", error));
       }
     }

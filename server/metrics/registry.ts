@@ -61,6 +61,16 @@ function create() {
       help: "Statements this instance sent to PostgreSQL on its pool, each one round trip (Prisma's and the raw driver's alike; the embedded PGlite is not counted)",
       registers,
     }),
+    relayEvents: new Counter({
+      name: "taxi_event_relay_events_total",
+      help: "Live events this instance sent to the other instances through PostgreSQL (server/events/pg-relay.ts)",
+      registers,
+    }),
+    relayNotifies: new Counter({
+      name: "taxi_event_relay_notifies_total",
+      help: "NOTIFY statements those events went in (several events to one, up to 8,000 bytes); each also counts in taxi_db_statements_total",
+      registers,
+    }),
     signIns: new Counter({
       name: "taxi_sign_in_attempts_total",
       help: "Console sign-in attempts by result: accepted and rejected had their password checked (scrypt); throttled were refused by the brake before it",
