@@ -14,8 +14,8 @@ import { connection } from "../db";
 import { listenChannel } from "../db/listen";
 import { log } from "../log";
 import { metrics } from "../metrics/registry";
-import { deliverRemote, setForwarder, type Envelope } from "./bus";
-import { relayBatches, readRelayPayload } from "./relay-batch";
+import { deliverRemote, instanceId, setForwarder, type Envelope } from "./bus";
+import { isOwnPayload, relayBatches, readRelayPayload } from "./relay-batch";
 
 const CHANNEL = "taxi_events";
 
@@ -24,9 +24,10 @@ export async function startPgRelay(connectionString: string, pool: pg.Pool): Pro
   // backend) until the process stops: server/db/listen.ts. Events sent while
   // it was down are lost for this instance's live views, as before a restart.
   const conn = connection();
+  const self = instanceId();
   await listenChannel(conn.url === connectionString ? conn : { ...conn, url: connectionString }, CHANNEL, {
     notify: (payload) => {
-      if (!payload) return;
+      if (!payload || isOwnPayload(payload, self)) return;
       try {
         for (const envelope of readRelayPayload(payload)) deliverRemote(envelope);
       } catch (error) {

@@ -42,3 +42,13 @@ export function readRelayPayload(payload: string): Envelope[] {
   const list = Array.isArray(parsed) ? parsed : [parsed];
   return list.filter(isEnvelope);
 }
+
+/**
+ * Whether a payload is this instance's own (it hears its own NOTIFYs on the
+ * channel): told from its first characters, so its own events, a position's
+ * among them, are not parsed again only to be dropped. Every envelope of a
+ * payload is its sender's, and an envelope's first key is its origin.
+ */
+export function isOwnPayload(payload: string, instanceId: string): boolean {
+  return payload.startsWith(`[{"origin":${JSON.stringify(instanceId)},`) || payload.startsWith(`{"origin":${JSON.stringify(instanceId)},`);
+}

@@ -1,7 +1,7 @@
 // The event relay's payloads (server/events/relay-batch.ts): many envelopes in
 // the fewest NOTIFY payloads, none over PostgreSQL's limit, order kept.
 import { describe, expect, it } from "vitest";
-import { MAX_PAYLOAD, readRelayPayload, relayBatches } from "../../server/events/relay-batch";
+import { isOwnPayload, MAX_PAYLOAD, readRelayPayload, relayBatches } from "../../server/events/relay-batch";
 import type { Envelope } from "../../server/events/bus";
 
 function envelope(i: number, filler = ""): Envelope {
@@ -22,6 +22,18 @@ describe("event relay payloads", () => {
     const payloads = relayBatches(sent);
     for (const p of payloads) expect(Buffer.byteLength(p)).toBeLessThanOrEqual(MAX_PAYLOAD);
     expect(payloads.flatMap(readRelayPayload)).toEqual(sent);
+  });
+
+  it("tells the instance's own payloads (it hears its own NOTIFYs) from others' by their start, as built and as an older version sends one", () => {
+    const own = "3f0c7a2e-6f4d-4b8a-9d51-1c2b3a4d5e6f";
+    const mine = (i: number): Envelope => ({ ...envelope(i), origin: own });
+    for (const payload of relayBatches([mine(1), mine(2)])) expect(isOwnPayload(payload, own)).toBe(true);
+    expect(isOwnPayload(JSON.stringify(mine(3)), own)).toBe(true);
+    for (const payload of relayBatches([envelope(1), envelope(2)])) expect(isOwnPayload(payload, own)).toBe(false);
+    // another instance whose id begins like ours, or names ours later in its payload
+    const other = (i: number): Envelope => ({ ...envelope(i), origin: `${own}-2` });
+    expect(isOwnPayload(relayBatches([other(1)])[0]!, own)).toBe(false);
+    expect(isOwnPayload(relayBatches([envelope(1), mine(2)])[0]!, own)).toBe(false);
   });
 
   it("drops only an envelope too large for any payload", () => {
