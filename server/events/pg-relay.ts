@@ -3,12 +3,13 @@
 // the other instances' events to the local bus. (On the embedded database
 // there is one process, and the in-process bus is all there is.)
 //
-// Events are sent in batches: one NOTIFY at a time is in flight, and the
-// events published meanwhile go together in the next one. A NOTIFY is a
-// round trip (a socket write and read here, and a read on every listening
-// connection), which under load cost as much as the work that caused the
-// event: an order created or an exchange notification delivered paid one
-// each (docs/performance.md). A lone event still goes at once.
+// Events are sent in batches: one NOTIFY at a time is in flight, at most one
+// every MIN_GAP_MS, and the events published meanwhile go together in the
+// next one. A NOTIFY is a round trip (a socket write and read here, and a
+// read on every listening connection), which under load cost as much as the
+// work that caused the event: an order created or an exchange notification
+// delivered paid one each (docs/performance.md). A lone event still goes at
+// once.
 import type pg from "pg";
 import { connection } from "../db";
 import { listenChannel } from "../db/listen";
@@ -18,6 +19,14 @@ import { deliverRemote, instanceId, setForwarder, type Envelope } from "./bus";
 import { isOwnPayload, relayBatches, readRelayPayload } from "./relay-batch";
 
 const CHANNEL = "taxi_events";
+/**
+ * The least time between two NOTIFYs of this instance. One in flight at a
+ * time alone made them as frequent as a round trip allows: 0.27 an order
+ * created at 700 orders a second, a fifth of order creation's statements.
+ * 20 ms bounds them to 50 a second, each as full as the events of 20 ms
+ * make it, for at most 20 ms more on the way to the other instances.
+ */
+const MIN_GAP_MS = 20;
 
 export async function startPgRelay(connectionString: string, pool: pg.Pool): Promise<() => Promise<void>> {
   // The LISTEN connection reconnects after any loss (a failover, a terminated
@@ -39,8 +48,14 @@ export async function startPgRelay(connectionString: string, pool: pg.Pool): Pro
 
   let waiting: Envelope[] = [];
   let sending: Promise<void> | undefined;
+  let lastSentAt = 0;
   const send = async (): Promise<void> => {
     while (waiting.length) {
+      // At most one NOTIFY every MIN_GAP_MS while events keep coming: a lone
+      // event goes at once, a stream of them in fuller payloads.
+      const gap = lastSentAt + MIN_GAP_MS - Date.now();
+      if (gap > 0) await new Promise((resolve) => setTimeout(resolve, gap));
+      lastSentAt = Date.now();
       const batch = waiting;
       waiting = [];
       // In order, one NOTIFY per payload: a listener sees them in the order sent.

@@ -45,12 +45,15 @@ describe.skipIf(TEST_DB !== "postgres")("database statements per request (Postgr
     await database?.drop();
   });
 
-  // (a function declaration: used in beforeAll above)
-  async function statements(): Promise<number> {
+  async function counter(name: string): Promise<number> {
     const r = await send(app.url, { method: "GET", path: "/metrics", headers: { authorization: `Bearer ${METRICS_TOKEN}` }, timeoutMs: 10_000 });
-    const m = /^taxi_db_statements_total (\d+)/m.exec(r.text);
-    if (!m) throw new Error(`no taxi_db_statements_total in /metrics (${r.status})`);
+    const m = new RegExp(`^${name} (\\d+)`, "m").exec(r.text);
+    if (!m) throw new Error(`no ${name} in /metrics (${r.status})`);
     return Number(m[1]);
+  }
+  // (function declarations: used in beforeAll above)
+  async function statements(): Promise<number> {
+    return counter("taxi_db_statements_total");
   }
 
   /** Statements a request: `request` REQUESTS times, CONCURRENCY at once, less the instance's idle statements over as long. */
@@ -75,12 +78,16 @@ describe.skipIf(TEST_DB !== "postgres")("database statements per request (Postgr
   }
 
   it("order creation, address form: under 2 (the insert, the calls' link in batches, the relay)", async () => {
+    const notifiesFrom = await counter("taxi_event_relay_notifies_total");
+    const from = Date.now();
     const cost = await perRequest(async (i) => {
       const r = await api.post("order", { phone: `8916${String(5_000_000 + i)}`, street: "ул. Ленина", house: String(2 + (i % 4)), name: "Счёт" });
       return r.status === "DONE";
     });
-    console.log(`order creation, address form: ${cost.toFixed(2)} statements an order`);
+    const notifies = (await counter("taxi_event_relay_notifies_total")) - notifiesFrom;
+    console.log(`order creation, address form: ${cost.toFixed(2)} statements an order; ${notifies} NOTIFYs in ${Date.now() - from} ms`);
     expect(cost).toBeLessThan(2);
+    expect(notifies).toBeGreaterThan(0); // the relay counts what it sends
   });
 
   it("order creation, token form: under 2", async () => {
