@@ -46,7 +46,8 @@ type Holder = { [cacheKey]?: Map<string, Cached> };
 
 // The lookups under way, and how many times the keys were forgotten: a
 // lookup that started before a revocation here neither serves nor caches
-// what it read.
+// what it read. (Apart from the cache: the metrics read the cache's Map
+// under its own key, server/metrics/collectors.ts.)
 const inflightKey = Symbol.for("taxi.apiKeyLookups");
 type Inflight = { lookups: Map<string, Promise<ApiKeyIdentity | null>>; generation: number };
 type InflightHolder = { [inflightKey]?: Inflight };

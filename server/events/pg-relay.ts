@@ -3,9 +3,9 @@
 // the other instances' events to the local bus. (On the embedded database
 // there is one process, and the in-process bus is all there is.)
 //
-// Events are sent in batches: one NOTIFY at a time is in flight, at most one
-// every MIN_GAP_MS, and the events published meanwhile go together in the
-// next one. A NOTIFY is a round trip (a socket write and read here, and a
+// Events are sent in batches (spaced-batches.ts): one NOTIFY at a time is in
+// flight, at most one every MIN_GAP_MS, and the events published meanwhile
+// go together in the next one. A NOTIFY is a round trip (a socket write and read here, and a
 // read on every listening connection), which under load cost as much as the
 // work that caused the event: an order created or an exchange notification
 // delivered paid one each (docs/performance.md). A lone event still goes at
@@ -17,6 +17,7 @@ import { log } from "../log";
 import { metrics } from "../metrics/registry";
 import { deliverRemote, instanceId, setForwarder, type Envelope } from "./bus";
 import { isOwnPayload, relayBatches, readRelayPayload } from "./relay-batch";
+import { spacedBatches } from "./spaced-batches";
 
 const CHANNEL = "taxi_events";
 /**
@@ -46,36 +47,22 @@ export async function startPgRelay(connectionString: string, pool: pg.Pool): Pro
     resync: () => log.info("event relay: listening again"),
   });
 
-  let waiting: Envelope[] = [];
-  let sending: Promise<void> | undefined;
-  let lastSentAt = 0;
-  const send = async (): Promise<void> => {
-    while (waiting.length) {
-      // At most one NOTIFY every MIN_GAP_MS while events keep coming: a lone
-      // event goes at once, a stream of them in fuller payloads.
-      const gap = lastSentAt + MIN_GAP_MS - Date.now();
-      if (gap > 0) await new Promise((resolve) => setTimeout(resolve, gap));
-      lastSentAt = Date.now();
-      const batch = waiting;
-      waiting = [];
-      // In order, one NOTIFY per payload: a listener sees them in the order sent.
+  // In order, one NOTIFY per payload: a listener sees them in the order sent.
+  const batches = spacedBatches<Envelope>(
+    async (batch) => {
       metrics().relayEvents.inc(batch.length);
       for (const payload of relayBatches(batch)) {
         metrics().relayNotifies.inc();
         await pool.query("SELECT pg_notify($1, $2)", [CHANNEL, payload]).catch((error: unknown) => log.warn("event relay: notify failed", error));
       }
-    }
-  };
-  setForwarder((envelope) => {
-    waiting.push(envelope);
-    sending ??= send().finally(() => {
-      sending = undefined;
-    });
-  });
+    },
+    { gapMs: MIN_GAP_MS },
+  );
+  setForwarder((envelope) => batches.push(envelope));
 
   return async () => {
     setForwarder(undefined);
-    await sending;
+    await batches.drain();
     // The listening connection ends with the database connection (closeDb).
   };
 }

@@ -7,6 +7,7 @@
 // through the state machine with its history and its driver BUSY.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openLocalDb, openOwnPostgres } from "../support/local-db";
+import { offerModules, type OfferModules } from "../support/offer-modules";
 import { SYSTEM_ACTOR } from "@/server/actor";
 import type { MakeOfferInput } from "@/server/dispatch/offer";
 
@@ -16,17 +17,11 @@ let close: () => Promise<void> = async () => undefined;
 let drivers: number[] = [];
 let orders: number[] = [];
 
-type Server = {
-  db: typeof import("@/server/db");
-  sql: typeof import("@/server/db/sql");
-  batch: typeof import("@/server/dispatch/offer-batch");
-};
-let s: Server;
+let s: OfferModules;
 
 beforeAll(async () => {
   ({ close } = TEST_DB === "postgres" ? await openOwnPostgres() : await openLocalDb());
-  await import("@/server/subscribers");
-  s = { db: await import("@/server/db"), sql: await import("@/server/db/sql"), batch: await import("@/server/dispatch/offer-batch") };
+  s = await offerModules();
   const q = <T,>(text: string, params: unknown[] = []) => s.sql.sqlQuery<T>(s.db.db(), text, params);
   const [city] = await q<{ id: number; service_id: number; lat: number; lon: number }>(
     `SELECT c.id, s.id AS service_id, c.lat, c.lon FROM city c JOIN service s ON s.city_id = c.id ORDER BY c.id, s.id LIMIT 1`,

@@ -5,21 +5,16 @@
 // and a refused one leaves its order free while the lanes beside it land.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openOwnPostgres } from "../support/local-db";
+import { offerModules, type OfferModules } from "../support/offer-modules";
 import { SYSTEM_ACTOR } from "@/server/actor";
 import type { MakeOfferInput } from "@/server/dispatch/offer";
 
 let close: () => Promise<void> = async () => undefined;
-type Server = {
-  db: typeof import("@/server/db");
-  sql: typeof import("@/server/db/sql");
-  batch: typeof import("@/server/dispatch/offer-batch");
-};
-let s: Server;
+let s: OfferModules;
 
 beforeAll(async () => {
   ({ close } = await openOwnPostgres());
-  await import("@/server/subscribers");
-  s = { db: await import("@/server/db"), sql: await import("@/server/db/sql"), batch: await import("@/server/dispatch/offer-batch") };
+  s = await offerModules();
 }, 180_000);
 
 afterAll(async () => {
