@@ -64,9 +64,15 @@ export class DriverApp {
       if (offer?.order.uuid === uuid) return offer;
       if (offer) throw new Error(`${this.callSign} was offered ${offer.order.uuid}, not ${uuid}`);
     }
+    // What the driver app says of the driver (state, position, why offers do not come) and of their orders:
+    // a failure here was seen on a busy CI machine and not reproduced, so it says all it can.
     const me = await this.call("GET", "me");
     const mine = await this.call("GET", "orders");
-    throw new Error(`${this.callSign} was not offered ${uuid} within ${seconds} s: ${JSON.stringify((me.body.driver as { state?: string })?.state)} ${JSON.stringify((mine.body.orders as Array<{ uuid: string; state: string }>)?.map((o) => [o.uuid, o.state]))}`);
+    const now = await this.call("GET", "offer", undefined, { wait: "0" });
+    throw new Error(
+      `${this.callSign} was not offered ${uuid} within ${seconds} s (at ${new Date().toISOString()}): me ${JSON.stringify(me.body.driver)}; ` +
+        `orders ${JSON.stringify((mine.body.orders as Array<{ uuid: string; state: string }>)?.map((o) => [o.uuid, o.state]))}; offer now ${JSON.stringify(now.body.offer ?? null)}`,
+    );
   }
 
   async status(uuid: string, status: string, extra: Record<string, unknown> = {}) {
