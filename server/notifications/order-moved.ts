@@ -7,7 +7,6 @@ import { enqueue } from "./outbox";
 import { callbackFields, renderCallbackUrl, type CallbackOrder } from "./callback-template";
 import type { MovedOrder } from "../orders/move-order";
 import { passengerSmsOnMove } from "../sms/compose";
-import { sqlQuery } from "../db/sql";
 
 /**
  * The integrator's status callback for a move, or null when its key has no
@@ -24,13 +23,9 @@ export async function notifyOrderMoved(tx: Tx, moved: MovedOrder): Promise<void>
   // The passenger's SMS first (the same ordering key: it leaves before the callback), from the service's template.
   await passengerSmsOnMove(tx, moved);
   // The order's fields are read only for a key with a callback: most moves
-  // have none, and the dispatch makes hundreds a round (docs/performance.md, "Round four").
-  const [key] = await sqlQuery<{ callback: boolean }>(
-    tx,
-    `SELECT k.callback_template IS NOT NULL AND k.revoked_at IS NULL AS callback FROM orders o JOIN api_key k ON k.id = o.api_key_id WHERE o.id = $1`,
-    [moved.id],
-  );
-  if (!key?.callback) return;
+  // have none, and the dispatch makes hundreds a round (docs/performance.md,
+  // "Round four"). The move's own statement found out (MovedOrder.found).
+  if (!moved.found.callback) return;
   const order = await tx.order.findUniqueOrThrow({
     where: { id: moved.id },
     select: {

@@ -48,6 +48,12 @@ export interface MovedOrder {
   actor?: Actor;
   /** The driver's balance after an effect of the move changed it (the commission on completion), for the consoles. */
   driverBalance?: { driverId: number; balance: string };
+  /**
+   * What the move's own statement found for the subscribers, so that each
+   * need not ask in a statement of its own (two of five an order's move cost):
+   * the order's key has a status callback; the order has an exchange link.
+   */
+  found: { callback: boolean; exchangeLinked: boolean };
 }
 
 export interface LockedOrder {
@@ -114,8 +120,11 @@ export async function moveOrderInTx(tx: Tx, input: MoveOrderInput): Promise<Move
   // hundreds of times a round by the dispatch (docs/performance.md, "Round
   // four"), and each ORM call cost a query compilation in the process.
   // Times go as ISO strings cast to timestamp: stored in UTC, as Prisma writes them.
+  // The same statement answers what the subscribers would ask (MovedOrder.found):
+  // another transaction cannot link the order or change its key's callback in
+  // between in a way they would miss, as the order's row is locked until commit.
   const updated = (
-    await sqlQuery<{ id: number; uuid: string; driver_id: number | null; region_id: number | null; version: number }>(
+    await sqlQuery<{ id: number; uuid: string; driver_id: number | null; region_id: number | null; version: number; callback: boolean; exchange_linked: boolean }>(
       tx,
       `WITH u AS (
          UPDATE orders SET state = $2, status_code = $3, driver_id = $4, version = version + 1, updated_at = $5::timestamp,
@@ -123,11 +132,14 @@ export async function moveOrderInTx(tx: Tx, input: MoveOrderInput): Promise<Move
                 arrival_at = COALESCE($8::timestamp, arrival_at),
                 cancel_reason = COALESCE($9::text, cancel_reason)
           WHERE id = $1
-          RETURNING id, uuid::text AS uuid, driver_id, region_id, version),
+          RETURNING id, uuid::text AS uuid, driver_id, region_id, version, api_key_id),
        h AS (
          INSERT INTO order_status_change (order_id, from_state, to_state, to_code, actor_type, actor_id, reason, at)
          SELECT id, $10, $2, $3, $11::"ActorType", $12, $13, $7::timestamp FROM u)
-       SELECT id, uuid, driver_id, region_id, version FROM u`,
+       SELECT u.id, u.uuid, u.driver_id, u.region_id, u.version,
+              COALESCE((SELECT k.callback_template IS NOT NULL AND k.revoked_at IS NULL FROM api_key k WHERE k.id = u.api_key_id), false) AS callback,
+              EXISTS (SELECT 1 FROM exchange_link l WHERE l.order_id = u.id) AS exchange_linked
+         FROM u`,
       [
         order.id,
         input.to,
@@ -155,6 +167,7 @@ export async function moveOrderInTx(tx: Tx, input: MoveOrderInput): Promise<Move
     regionId: updated.region_id,
     version: updated.version,
     actor: input.actor,
+    found: { callback: updated.callback, exchangeLinked: updated.exchange_linked },
   };
   moved.changedDrivers = await syncDriverState(tx, order.driver_id, updated.driver_id);
   await runMoveSubscribers(tx, moved);

@@ -18,7 +18,6 @@
 //   anything else          update with the new status
 // An offer we have not taken cannot be given to a driver by a move (take it
 // with takeOffer); it can be closed locally.
-import { sqlQuery } from "../../db/sql";
 import type { Tx } from "../../db";
 import { OrderError } from "../../errors";
 import type { MovedOrder } from "../../orders/move-order";
@@ -31,8 +30,8 @@ async function setLink(tx: Tx, orderId: number, data: { phase?: string; remoteSt
 
 export async function exchangeMoveEffects(tx: Tx, moved: MovedOrder): Promise<void> {
   if (moved.from === moved.to) return;
-  // Most orders never meet the exchange: a cheap look first (the dispatch moves hundreds a round).
-  if ((await sqlQuery(tx, `SELECT 1 FROM exchange_link WHERE order_id = $1`, [moved.id])).length === 0) return;
+  // Most orders never meet the exchange: the move's own statement looked (MovedOrder.found; the dispatch moves hundreds a round).
+  if (!moved.found.exchangeLinked) return;
   const link = await tx.exchangeLink.findUnique({
     where: { orderId: moved.id },
     select: { role: true, phase: true, exchangeOrderId: true, remoteState: true },
