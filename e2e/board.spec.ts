@@ -24,7 +24,7 @@ test("an order from the dispatch API appears live and is approved", async ({ pag
   await apiCreateOrder(baseUrl, apiKey, { phone: `8${phone.slice(1)}`, street: "ул. Мира", house: "1", dst: "Аэропорт", comment: "Позвонить за 5 минут" });
 
   const item = moderationItem(page, phone);
-  await expect(item).toBeVisible({ timeout: 5_000 });
+  await expect(item).toBeVisible();
   const seenAfter = Date.now() - started;
   await expect(rowByPhone(page, phone)).toHaveAttribute("data-state", "ON_MODERATION");
   test.info().annotations.push({ type: "live latency", description: `${seenAfter} ms from POST /api/order to the row on the board` });

@@ -15,6 +15,7 @@ import { apiGet, apiPost, baseUrl } from "../support/api";
 import { searchStreetsSql, streetPatterns } from "../support/street-sql";
 import { eventually } from "../support/wait";
 import { idleClientLost } from "../reliability/support/db";
+import { TEST_CLIENT_OPTIONS } from "../support/prisma-options";
 
 async function streets(pattern: string, cityId?: number, limit?: number): Promise<string[]> {
   const reply = await apiGet<{ streets: string[] }>("streets", { pattern, city_id: cityId, limit });
@@ -75,7 +76,7 @@ describe.skipIf(inject("testDb") !== "postgres")("street index on PostgreSQL: ot
   beforeAll(async () => {
     pool = new pg.Pool({ connectionString: inject("databaseUrl"), max: 2 });
     pool.on("error", idleClientLost);
-    prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    prisma = new PrismaClient({ ...TEST_CLIENT_OPTIONS, adapter: new PrismaPg(pool) });
     query = async <T,>(sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rows as T[];
   });
 

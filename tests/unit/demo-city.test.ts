@@ -21,6 +21,7 @@ import { arrivalMatrix, arrivalSeconds, routeThrough } from "../../server/routin
 import { buildDemoCity, seedDemoCity } from "../../server/seed/demo";
 import { mulberry32, Rng } from "../../server/seed/demo/random";
 import { eventually } from "../support/wait";
+import { TEST_CLIENT_OPTIONS } from "../support/prisma-options";
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -38,7 +39,7 @@ async function openFresh(): Promise<{ prisma: PrismaClient; close: () => Promise
       await pglite.exec(sql);
     },
   });
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const prisma = new PrismaClient({ ...TEST_CLIENT_OPTIONS, adapter: new PrismaPGlite(pglite) });
   return {
     prisma,
     close: async () => {

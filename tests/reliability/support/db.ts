@@ -16,6 +16,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient, type Prisma } from "@/server/generated/prisma/client";
 import { POSTGRES_ADMIN_URL, type TestDb } from "../../support/server";
+import { TEST_CLIENT_OPTIONS } from "../../support/prisma-options";
 
 type AdapterFactory = NonNullable<Prisma.PrismaClientOptions["adapter"]>;
 export type Query = <T = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<T[]>;
@@ -69,7 +70,7 @@ function pgliteDatabase(dir: string): TestDatabase {
     env: { DATA_DIR: dir },
     async use(fn) {
       const pglite = new PGlite(path.join(dir, "pglite"));
-      const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) as unknown as AdapterFactory });
+      const prisma = new PrismaClient({ ...TEST_CLIENT_OPTIONS, adapter: new PrismaPGlite(pglite) as unknown as AdapterFactory });
       try {
         return await fn(prisma, async (sql, params = []) => (await pglite.query(sql, params)).rows as never[]);
       } finally {
@@ -99,7 +100,7 @@ function postgresDatabase(name: string): TestDatabase {
     async use(fn) {
       const pool = new pg.Pool({ connectionString: url, max: 4 });
       pool.on("error", idleClientLost);
-      const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+      const prisma = new PrismaClient({ ...TEST_CLIENT_OPTIONS, adapter: new PrismaPg(pool) });
       try {
         return await fn(prisma, async (sql, params = []) => (await pool.query(sql, params)).rows as never[]);
       } finally {
@@ -124,7 +125,7 @@ export async function createTemplate(kind: TestDb, seeded: Seeded = randomSeeded
   if (kind === "pglite") {
     const dir = mkdtempSync(path.join(tmpdir(), "taxi-rel-template-"));
     const pglite = new PGlite(path.join(dir, "pglite"));
-    const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) as unknown as AdapterFactory });
+    const prisma = new PrismaClient({ ...TEST_CLIENT_OPTIONS, adapter: new PrismaPGlite(pglite) as unknown as AdapterFactory });
     try {
       await fill(prisma, async (sql, params = []) => (await pglite.query(sql, params)).rows as never[], async (sql) => {
         await pglite.exec(sql);
@@ -139,7 +140,7 @@ export async function createTemplate(kind: TestDb, seeded: Seeded = randomSeeded
   await adminQuery(`CREATE DATABASE ${name}`);
   const pool = new pg.Pool({ connectionString: postgresUrl(name), max: 2 });
   pool.on("error", idleClientLost);
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const prisma = new PrismaClient({ ...TEST_CLIENT_OPTIONS, adapter: new PrismaPg(pool) });
   const client = await pool.connect();
   try {
     await fill(prisma, async (sql, params = []) => (await client.query(sql, params)).rows as never[], async (sql) => {

@@ -13,6 +13,7 @@ import { PrismaClient, type Prisma } from "@/server/generated/prisma/client";
 import { migrate } from "@/server/db/migrate";
 import { createPostgresDatabase, startServer, type StartedServer, type TestDb } from "../server";
 import { idleClientLost } from "../../reliability/support/db";
+import { TEST_CLIENT_OPTIONS } from "../prisma-options";
 
 type AdapterFactory = NonNullable<Prisma.PrismaClientOptions["adapter"]>;
 
@@ -35,7 +36,7 @@ export async function prepareDatabase<T>(kind: TestDb, fill: (prisma: PrismaClie
         await pglite.exec(sql);
       },
     });
-    const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) as unknown as AdapterFactory });
+    const prisma = new PrismaClient({ ...TEST_CLIENT_OPTIONS, adapter: new PrismaPGlite(pglite) as unknown as AdapterFactory });
     let result: T;
     try {
       result = await fill(prisma);
@@ -45,7 +46,7 @@ export async function prepareDatabase<T>(kind: TestDb, fill: (prisma: PrismaClie
     }
     const open = async () => {
       const again = new PGlite(path.join(dir, "pglite"));
-      const client = new PrismaClient({ adapter: new PrismaPGlite(again) as unknown as AdapterFactory });
+      const client = new PrismaClient({ ...TEST_CLIENT_OPTIONS, adapter: new PrismaPGlite(again) as unknown as AdapterFactory });
       return {
         prisma: client,
         close: async () => {
@@ -63,7 +64,7 @@ export async function prepareDatabase<T>(kind: TestDb, fill: (prisma: PrismaClie
   const openPg = async () => {
     const pool = new pg.Pool({ connectionString: database.url, max: 4 });
     pool.on("error", idleClientLost);
-    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    const prisma = new PrismaClient({ ...TEST_CLIENT_OPTIONS, adapter: new PrismaPg(pool) });
     return {
       prisma,
       pool,
