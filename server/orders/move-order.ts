@@ -120,11 +120,14 @@ export async function moveOrderInTx(tx: Tx, input: MoveOrderInput): Promise<Move
   // hundreds of times a round by the dispatch (docs/performance.md, "Round
   // four"), and each ORM call cost a query compilation in the process.
   // Times go as ISO strings cast to timestamp: stored in UTC, as Prisma writes them.
-  // The same statement answers what the subscribers would ask (MovedOrder.found):
-  // another transaction cannot link the order or change its key's callback in
-  // between in a way they would miss, as the order's row is locked until commit.
+  // The same statement keeps the drivers' state (BUSY while an order in a
+  // holding state has them, FREE again when none has: the moved order as it
+  // is now, the driver's other orders as they are) and answers what the
+  // subscribers would ask (MovedOrder.found); the order's row is locked until
+  // commit, so nobody links it meanwhile. One statement where there were up
+  // to five: the dispatch makes two moves an offer (docs/performance.md).
   const updated = (
-    await sqlQuery<{ id: number; uuid: string; driver_id: number | null; region_id: number | null; version: number; callback: boolean; exchange_linked: boolean }>(
+    await sqlQuery<{ id: number; uuid: string; driver_id: number | null; region_id: number | null; version: number; callback: boolean; exchange_linked: boolean; changed_drivers: number[] }>(
       tx,
       `WITH u AS (
          UPDATE orders SET state = $2, status_code = $3, driver_id = $4, version = version + 1, updated_at = $5::timestamp,
@@ -135,10 +138,20 @@ export async function moveOrderInTx(tx: Tx, input: MoveOrderInput): Promise<Move
           RETURNING id, uuid::text AS uuid, driver_id, region_id, version, api_key_id),
        h AS (
          INSERT INTO order_status_change (order_id, from_state, to_state, to_code, actor_type, actor_id, reason, at)
-         SELECT id, $10, $2, $3, $11::"ActorType", $12, $13, $7::timestamp FROM u)
+         SELECT id, $10, $2, $3, $11::"ActorType", $12, $13, $7::timestamp FROM u),
+       holds AS (
+         SELECT v.id, (v.id IS NOT DISTINCT FROM $4 AND $2 = ANY($14::text[]))
+                      OR EXISTS (SELECT 1 FROM orders o WHERE o.driver_id = v.id AND o.state = ANY($14::text[]) AND o.id <> $1) AS holding
+           FROM unnest($15::int[]) AS v(id)),
+       d AS (
+         UPDATE driver d SET state = (CASE WHEN holds.holding THEN 'BUSY' ELSE 'FREE' END)::"DriverState"
+           FROM holds
+          WHERE d.id = holds.id AND CASE WHEN holds.holding THEN d.state <> 'BUSY' ELSE d.state = 'BUSY' END
+          RETURNING d.id)
        SELECT u.id, u.uuid, u.driver_id, u.region_id, u.version,
               COALESCE((SELECT k.callback_template IS NOT NULL AND k.revoked_at IS NULL FROM api_key k WHERE k.id = u.api_key_id), false) AS callback,
-              EXISTS (SELECT 1 FROM exchange_link l WHERE l.order_id = u.id) AS exchange_linked
+              EXISTS (SELECT 1 FROM exchange_link l WHERE l.order_id = u.id) AS exchange_linked,
+              ARRAY(SELECT d.id FROM d ORDER BY d.id) AS changed_drivers
          FROM u`,
       [
         order.id,
@@ -154,6 +167,8 @@ export async function moveOrderInTx(tx: Tx, input: MoveOrderInput): Promise<Move
         input.actor.type,
         input.actor.id ?? null,
         input.reason ?? "",
+        DRIVER_HOLDING_STATES,
+        [...new Set([order.driver_id, driverId].filter((id): id is number => id !== null))],
       ],
     )
   )[0]!;
@@ -169,30 +184,9 @@ export async function moveOrderInTx(tx: Tx, input: MoveOrderInput): Promise<Move
     actor: input.actor,
     found: { callback: updated.callback, exchangeLinked: updated.exchange_linked },
   };
-  moved.changedDrivers = await syncDriverState(tx, order.driver_id, updated.driver_id);
+  moved.changedDrivers = updated.changed_drivers;
   await runMoveSubscribers(tx, moved);
   return moved;
-}
-
-/** A driver is BUSY while an order in a holding state has them; FREE again after. */
-async function syncDriverState(tx: Tx, before: number | null, after: number | null): Promise<number[]> {
-  const changed: number[] = [];
-  for (const driverId of new Set([before, after])) {
-    if (driverId === null) continue;
-    // BUSY while an order in a holding state has the driver (from any other state), FREE again when none has.
-    const rows = await sqlQuery<{ id: number }>(
-      tx,
-      `WITH h AS (SELECT EXISTS (SELECT 1 FROM orders WHERE driver_id = $1 AND state = ANY($2::text[])) AS holding)
-       UPDATE driver d SET state = (CASE WHEN h.holding THEN 'BUSY' ELSE 'FREE' END)::"DriverState"
-         FROM h
-        WHERE d.id = $1 AND CASE WHEN h.holding THEN d.state <> 'BUSY' ELSE d.state = 'BUSY' END
-        RETURNING d.id`,
-      [driverId, DRIVER_HOLDING_STATES],
-    );
-    const count = rows.length;
-    if (count > 0) changed.push(driverId);
-  }
-  return changed;
 }
 
 /** Tells the consoles' maps (live map, drivers table) where these drivers are and in which state. */
