@@ -6,7 +6,8 @@
 // without a turn. Between rounds every offer is taken back by SQL, so each
 // round weighs the same free orders against the same free drivers. Writes
 // bench-results/fleet-round-<time>.json; `--compare a.json b.json ...`
-// prints those reports side by side as one Markdown table.
+// prints those reports side by side as one Markdown table; `--groups a.json
+// b.json ...` each label's mean and 95% CI over its runs.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -15,6 +16,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { prepareDatabase } from "../../tests/support/exchange/db";
 import { provisionFleet } from "./fleet-provision";
 import { watchLoopStretch } from "./loop-stretch";
+import { byLabelGroup, meanCi } from "./mean-ci";
 
 interface RoundFigures {
   ms: number;
@@ -25,6 +27,8 @@ interface RoundFigures {
   offers: number;
   longestStallMs: number;
   delayP99Ms: number;
+  /** Statements the round sent (taxi_db_statements_total; absent in reports made before it was counted). */
+  statements?: number;
 }
 interface RoundRun {
   at: string;
@@ -50,6 +54,28 @@ if (process.argv[2] === "--compare") {
   process.exit(0);
 }
 
+if (process.argv[2] === "--groups") {
+  // `--groups a.json b.json ...`: the runs grouped by label, each figure the mean of a run's rounds after its
+  // first (the first warms the pool and the plans), then the mean and 95% CI over the runs of a group.
+  const runs = process.argv.slice(3).map((f) => JSON.parse(readFileSync(f, "utf8")) as RoundRun);
+  const groups = byLabelGroup(runs.map((r) => ({ label: r.label, r })));
+  const steady = (r: RoundRun, f: (x: RoundFigures) => number) => {
+    const later = r.rounds.slice(1);
+    return later.reduce((a, x) => a + f(x), 0) / later.length;
+  };
+  const rows: Array<[string, (x: RoundFigures) => number]> = [
+    ["the round (ms)", (x) => x.ms],
+    ["its offers (ms)", (x) => x.phases.offers ?? NaN],
+    ["an offer, the offers' phase over the offers made (ms)", (x) => (x.phases.offers ?? NaN) / Math.max(1, x.offers)],
+    ["offers made", (x) => x.offers],
+    ["statements the round sent, over the offers made", (x) => (x.statements ?? NaN) / Math.max(1, x.offers)],
+  ];
+  console.log(`| | ${[...groups.keys()].join(" | ")} |`);
+  console.log(`| --- | ${[...groups.keys()].map(() => "---").join(" | ")} |`);
+  for (const [name, f] of rows) console.log(`| ${name} | ${[...groups.values()].map((rs) => meanCi(rs.map((r) => steady(r, f)))).join(" | ")} |`);
+  process.exit(0);
+}
+
 const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? fallback);
 const DRIVERS = arg("drivers", 10_000);
 const ORDERS = arg("orders", 300);
@@ -68,6 +94,8 @@ const { db, closeDb } = await import("../../server/db");
 const { sqlQuery } = await import("../../server/db/sql");
 const { dispatchRound, newRoundState, ROUND_PHASES } = await import("../../server/dispatch/round");
 const { cityRoads } = await import("../../server/routing/graph-cache");
+const { metrics } = await import("../../server/metrics/registry");
+const statementsSoFar = async () => (await metrics().dbStatements.get()).values.reduce((a, v) => a + v.value, 0);
 
 // The pool's and the listener's sockets do not hold the process open (server/db/pool.ts): this does, until the end.
 const alive = setInterval(() => undefined, 1_000);
@@ -86,8 +114,10 @@ try {
     const stretch = watchLoopStretch();
     const delay = monitorEventLoopDelay({ resolution: 5 });
     delay.enable();
+    const statementsBefore = await statementsSoFar();
     const t0 = performance.now();
     const report = await dispatchRound(db(), newRoundState());
+    const statements = (await statementsSoFar()) - statementsBefore;
     const seconds = (performance.now() - t0) / 1000;
     delay.disable();
     const longest = stretch.stop();
@@ -102,9 +132,10 @@ try {
       offers: report.offers,
       longestStallMs: longest,
       delayP99Ms: delay.percentile(99) / 1e6,
+      statements,
     });
     console.log(
-      `round ${k}: ${(seconds * 1000).toFixed(0)} ms (${phases} ms); ${report.orders} orders × ${report.drivers} drivers, ${report.pairs} pairs, ${report.offers} offers; ` +
+      `round ${k}: ${(seconds * 1000).toFixed(0)} ms (${phases} ms); ${report.orders} orders × ${report.drivers} drivers, ${report.pairs} pairs, ${report.offers} offers, ${statements} statements; ` +
         `event loop: longest stretch without a turn ${longest.toFixed(0)} ms, delay p99 ${(delay.percentile(99) / 1e6).toFixed(0)} ms`,
     );
     // Every offer taken back, the orders free again, the drivers free: the next round weighs the same.
