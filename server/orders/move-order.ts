@@ -43,7 +43,7 @@ export interface MovedOrder {
   regionId: number | null;
   version: number;
   /** Drivers whose state (free/busy) this move changed. */
-  changedDrivers?: number[];
+  changedDrivers: number[];
   /** Who made the move (the effects record it: the commission's ledger entry). */
   actor?: Actor;
   /** The driver's balance after an effect of the move changed it (the commission on completion), for the consoles. */
@@ -183,8 +183,8 @@ export async function moveOrderInTx(tx: Tx, input: MoveOrderInput): Promise<Move
     version: updated.version,
     actor: input.actor,
     found: { callback: updated.callback, exchangeLinked: updated.exchange_linked },
+    changedDrivers: updated.changed_drivers,
   };
-  moved.changedDrivers = updated.changed_drivers;
   await runMoveSubscribers(tx, moved);
   return moved;
 }
@@ -219,7 +219,7 @@ export function publishMoves(moves: MovedOrder[]): void {
   for (const { driverBalance } of moves) {
     if (driverBalance) publish({ type: "balance.changed", account: "driver", id: driverBalance.driverId, balance: driverBalance.balance });
   }
-  const drivers = [...new Set(moves.flatMap((m) => m.changedDrivers ?? []))];
+  const drivers = [...new Set(moves.flatMap((m) => m.changedDrivers))];
   if (drivers.length) void publishDriverStates(processDb(), drivers).catch(() => undefined);
 }
 
