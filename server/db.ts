@@ -39,8 +39,12 @@ export interface Connection {
   onClose: (hook: () => Promise<void>) => void;
 }
 
-/** Start-up options of every PostgreSQL session we open (pool and dedicated connections). */
-export const SESSION_OPTIONS = "-c TimeZone=UTC";
+/**
+ * Start-up options of every PostgreSQL session we open (pool and dedicated connections). JIT off: the
+ * statements here are short, and the few whose estimated cost crosses `jit_above_cost` (the dispatch round's
+ * free drivers at fleet size) spent longer compiling than running (docs/performance.md, "JIT off").
+ */
+export const SESSION_OPTIONS = "-c TimeZone=UTC -c jit=off";
 
 const key = Symbol.for("taxi.db");
 type Holder = { [key]?: Connection };

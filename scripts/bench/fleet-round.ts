@@ -65,6 +65,7 @@ if (process.argv[2] === "--groups") {
   };
   const rows: Array<[string, (x: RoundFigures) => number]> = [
     ["the round (ms)", (x) => x.ms],
+    ["its read (ms)", (x) => x.phases.read ?? NaN],
     ["its offers (ms)", (x) => x.phases.offers ?? NaN],
     ["an offer, the offers' phase over the offers made (ms)", (x) => (x.phases.offers ?? NaN) / Math.max(1, x.offers)],
     ["offers made", (x) => x.offers],

@@ -7,6 +7,7 @@
 //   full mode: 1,000,000 orders; short mode: 30,000 (seconds, for CI).
 import { performance } from "node:perf_hooks";
 import { seedDemoCity } from "../../server/seed/demo";
+import { SESSION_OPTIONS } from "../../server/db";
 import { runReport } from "../../server/reports/run";
 import { REPORT_KINDS, type ReportKind } from "../../server/reports/query";
 import { prepareDatabase } from "../../tests/support/exchange/db";
@@ -222,6 +223,9 @@ export async function benchReports(options: { short: boolean; log: (m: string) =
     return generate(prisma, n, log);
   });
   const generateSeconds = Math.round((performance.now() - t0) / 100) / 10;
+  // The reports run on the application's session settings (JIT off: server/db.ts); the pool opened here is the
+  // test support's, which sets none, and node-postgres takes a session's options from PGOPTIONS when none are given.
+  process.env.PGOPTIONS ??= SESSION_OPTIONS;
   const { prisma, close } = await made.db.open();
   const targets: ReportsTarget[] = [];
   let triggerCost: ReportsResult["triggerCost"] = { orders: 0, rows: 0, withMs: 0, withoutMs: 0 };

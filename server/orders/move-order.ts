@@ -2,7 +2,7 @@
 // against the one state machine under a row lock, recorded in the history
 // with who made it, and its effects (driver state, client SMS, status
 // callback, exchange sync) are written in the same transaction.
-import { db as processDb, type Db, type Tx } from "../db";
+import type { Db, Tx } from "../db";
 import type { Actor } from "../actor";
 import { OrderError } from "../errors";
 import { publish } from "../events/bus";
@@ -13,6 +13,7 @@ import { wasCarried } from "./carried";
 import { sqlQuery } from "../db/sql";
 import { finalMeterInTx } from "../meter/final-fare";
 import { moveTimeOf } from "./move-time";
+import type { DriverChange } from "../../shared/driver-rows";
 
 export interface MoveOrderInput {
   /** The order, by id or by uuid. */
@@ -42,8 +43,8 @@ export interface MovedOrder {
   driverId: number | null;
   regionId: number | null;
   version: number;
-  /** Drivers whose state (free/busy) this move changed. */
-  changedDrivers: number[];
+  /** Drivers whose state (free/busy) this move changed, as the move left them (the consoles' maps are told). */
+  changedDrivers: DriverChange[];
   /** Who made the move (the effects record it: the commission's ledger entry). */
   actor?: Actor;
   /** The driver's balance after an effect of the move changed it (the commission on completion), for the consoles. */
@@ -124,10 +125,11 @@ export async function moveOrderInTx(tx: Tx, input: MoveOrderInput): Promise<Move
   // holding state has them, FREE again when none has: the moved order as it
   // is now, the driver's other orders as they are) and answers what the
   // subscribers would ask (MovedOrder.found); the order's row is locked until
-  // commit, so nobody links it meanwhile. One statement where there were up
-  // to five: the dispatch makes two moves an offer (docs/performance.md).
+  // commit, so nobody links it meanwhile. The drivers it changed come back as
+  // the consoles' maps show them. One statement where there were up to six:
+  // the dispatch makes two moves an offer (docs/performance.md).
   const updated = (
-    await sqlQuery<{ id: number; uuid: string; driver_id: number | null; region_id: number | null; version: number; callback: boolean; exchange_linked: boolean; changed_drivers: number[] }>(
+    await sqlQuery<{ id: number; uuid: string; driver_id: number | null; region_id: number | null; version: number; callback: boolean; exchange_linked: boolean; changed_drivers: DriverChange[] }>(
       tx,
       `WITH u AS (
          UPDATE orders SET state = $2, status_code = $3, driver_id = $4, version = version + 1, updated_at = $5::timestamp,
@@ -147,11 +149,12 @@ export async function moveOrderInTx(tx: Tx, input: MoveOrderInput): Promise<Move
          UPDATE driver d SET state = (CASE WHEN holds.holding THEN 'BUSY' ELSE 'FREE' END)::"DriverState"
            FROM holds
           WHERE d.id = holds.id AND CASE WHEN holds.holding THEN d.state <> 'BUSY' ELSE d.state = 'BUSY' END
-          RETURNING d.id)
+          RETURNING d.id, d.call_sign, d.state, d.lat, d.lon, d.speed, d.bearing, d.region_id)
        SELECT u.id, u.uuid, u.driver_id, u.region_id, u.version,
               COALESCE((SELECT k.callback_template IS NOT NULL AND k.revoked_at IS NULL FROM api_key k WHERE k.id = u.api_key_id), false) AS callback,
               EXISTS (SELECT 1 FROM exchange_link l WHERE l.order_id = u.id) AS exchange_linked,
-              ARRAY(SELECT d.id FROM d ORDER BY d.id) AS changed_drivers
+              COALESCE((SELECT json_agg(json_build_object('driverId', d.id, 'callSign', d.call_sign, 'state', d.state::text, 'lat', d.lat, 'lon', d.lon,
+                                                         'speed', d.speed, 'bearing', d.bearing, 'regionId', d.region_id) ORDER BY d.id) FROM d), '[]'::json) AS changed_drivers
          FROM u`,
       [
         order.id,
@@ -193,14 +196,16 @@ export async function moveOrderInTx(tx: Tx, input: MoveOrderInput): Promise<Move
 export async function publishDriverStates(db: Db, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
   // By hand: two moves an offer and its answer, each an ORM call's query compilation otherwise.
-  const drivers = await sqlQuery<{ id: number; callSign: string; state: string; lat: number | null; lon: number | null; speed: number; bearing: number; regionId: number | null }>(
+  const drivers = await sqlQuery<DriverChange>(
     db,
-    `SELECT id, call_sign AS "callSign", state::text AS state, lat, lon, speed, bearing, region_id AS "regionId" FROM driver WHERE id = ANY($1::int[])`,
+    `SELECT id AS "driverId", call_sign AS "callSign", state::text AS state, lat, lon, speed, bearing, region_id AS "regionId" FROM driver WHERE id = ANY($1::int[])`,
     [ids],
   );
-  for (const d of drivers) {
-    publish({ type: "driver.changed", driverId: d.id, callSign: d.callSign, state: d.state, lat: d.lat, lon: d.lon, speed: d.speed, bearing: d.bearing, regionId: d.regionId });
-  }
+  for (const d of drivers) publishDriver(d);
+}
+
+function publishDriver(d: DriverChange): void {
+  publish({ type: "driver.changed", driverId: d.driverId, callSign: d.callSign, state: d.state, lat: d.lat, lon: d.lon, speed: d.speed, bearing: d.bearing, regionId: d.regionId });
 }
 
 export function publishMoves(moves: MovedOrder[]): void {
@@ -219,8 +224,9 @@ export function publishMoves(moves: MovedOrder[]): void {
   for (const { driverBalance } of moves) {
     if (driverBalance) publish({ type: "balance.changed", account: "driver", id: driverBalance.driverId, balance: driverBalance.balance });
   }
-  const drivers = [...new Set(moves.flatMap((m) => m.changedDrivers))];
-  if (drivers.length) void publishDriverStates(processDb(), drivers).catch(() => undefined);
+  // Each driver once, as the last of the moves left them (the moves' own statements returned them: no read here).
+  const drivers = new Map(moves.flatMap((m) => m.changedDrivers.map((d) => [d.driverId, d] as const)));
+  for (const d of drivers.values()) publishDriver(d);
 }
 
 /** Moves an order in its own transaction and tells the consoles. */
