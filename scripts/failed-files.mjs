@@ -18,7 +18,7 @@ const [kind, where] = process.argv.slice(2);
 if (kind === "vitest") {
   const log = stripVTControlCharacters(readFileSync(where, "utf8"));
   // "FAIL  reliability  tests/x.test.ts > a test", or "FAIL  tests/x.test.ts [ tests/x.test.ts ]" for a file's setup.
-  const files = new Set([...log.matchAll(/^\s*FAIL\s+(?:\S+\s+)?((?:tests|e2e)\/\S+?\.test\.tsx?)(?=\s|$)/gm)].map((m) => m[1]));
+  const files = new Set([...log.matchAll(/^\s*FAIL\s+(?:\S+\s+)?(tests\/\S+?\.test\.tsx?)(?=\s|$)/gm)].map((m) => m[1]));
   const summary = /^\s*Test Files\s+(\d+) failed/m.exec(log);
   const outside = /Unhandled (Errors?|Rejection)|Errors\s+\d+ errors?/.test(log);
   if (summary && Number(summary[1]) === files.size && files.size > 0 && !outside) process.stdout.write([...files].map((f) => `${f}\n`).join(""));

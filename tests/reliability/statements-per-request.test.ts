@@ -135,7 +135,7 @@ describe.skipIf(TEST_DB !== "postgres")("database statements per request (Postgr
     // A driver each, on shift and free (set up in the database: how a driver comes on shift is the driver app's
     // suites'); then the dispatcher's call sign and Enter gives each order to its driver, who is then busy.
     const orders = await database.use(async (prisma) => {
-      const rows = await prisma.order.findMany({ where: { uuid: { in: uuids } }, select: { id: true, uuid: true, version: true, serviceId: true, state: true } });
+      const rows = await prisma.order.findMany({ where: { uuid: { in: uuids } }, select: { id: true, uuid: true, version: true, serviceId: true } });
       const city = await prisma.city.findFirstOrThrow({ select: { id: true } });
       return Promise.all(
         rows.map(async (order, i) => {

@@ -13,11 +13,11 @@ const script = path.resolve(import.meta.dirname, "../../scripts/failed-files.mjs
 const folder = mkdtempSync(path.join(tmpdir(), "failed-files-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-function failedOf(kind: "vitest" | "playwright", content: string, name = "log"): string[] {
-  const file = path.join(folder, name);
-  if (kind === "vitest") writeFileSync(file, content);
-  else writeFileSync(path.join(file, ".last-run.json"), content, { flag: "w" });
-  return execFileSync(process.execPath, [script, kind, file], { encoding: "utf8" }).split("\n").filter(Boolean);
+/** What the script names for a vitest log, or for a Playwright output folder holding this .last-run.json. */
+function failedOf(kind: "vitest" | "playwright", content: string): string[] {
+  const file = path.join(folder, kind === "vitest" ? "log" : ".last-run.json");
+  writeFileSync(file, content);
+  return execFileSync(process.execPath, [script, kind, kind === "vitest" ? file : folder], { encoding: "utf8" }).split("\n").filter(Boolean);
 }
 
 const failedTest = (file: string) => `
@@ -53,11 +53,11 @@ Error: [vitest-worker]: Timeout calling "onTaskUpdate"
 
 describe("a Playwright run's failed tests", () => {
   it("runs the last failed again when tests failed", () => {
-    expect(failedOf("playwright", JSON.stringify({ status: "failed", failedTests: ["a-1", "b-2"] }), ".")).toEqual(["--last-failed", "# 2 tests"]);
+    expect(failedOf("playwright", JSON.stringify({ status: "failed", failedTests: ["a-1", "b-2"] }))).toEqual(["--last-failed", "# 2 tests"]);
   });
 
   it("runs nothing again when no test failed (the global setup did) or the run passed", () => {
-    expect(failedOf("playwright", JSON.stringify({ status: "failed", failedTests: [] }), ".")).toEqual([]);
-    expect(failedOf("playwright", JSON.stringify({ status: "passed", failedTests: [] }), ".")).toEqual([]);
+    expect(failedOf("playwright", JSON.stringify({ status: "failed", failedTests: [] }))).toEqual([]);
+    expect(failedOf("playwright", JSON.stringify({ status: "passed", failedTests: [] }))).toEqual([]);
   });
 });
