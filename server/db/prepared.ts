@@ -16,7 +16,9 @@
 import type { PGlite } from "@electric-sql/pglite";
 import { connectionOf, rawQuery, type DbOrTx } from "../db";
 
-export type PreparedParam = string | number | boolean | null;
+export type PreparedScalar = string | number | boolean | null;
+/** Arrays go as bind parameters on PostgreSQL; on PGlite a statement with one runs unprepared (EXECUTE takes literals only). */
+export type PreparedParam = PreparedScalar | readonly PreparedScalar[];
 
 export interface PreparedStatement {
   /** unique among the process's statements: [a-z_]+ */
@@ -25,7 +27,7 @@ export interface PreparedStatement {
 }
 
 /** A value as an SQL literal, for EXECUTE. */
-export function sqlLiteral(value: PreparedParam): string {
+export function sqlLiteral(value: PreparedScalar): string {
   if (value === null) return "NULL";
   if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
   if (typeof value === "number") {
@@ -36,7 +38,7 @@ export function sqlLiteral(value: PreparedParam): string {
   return `'${value.replace(/'/g, "''")}'`;
 }
 
-export function executeSql(name: string, params: readonly PreparedParam[]): string {
+export function executeSql(name: string, params: readonly PreparedScalar[]): string {
   return params.length ? `EXECUTE ${name}(${params.map(sqlLiteral).join(", ")})` : `EXECUTE ${name}`;
 }
 
@@ -80,6 +82,7 @@ export async function preparedQuery<T>(db: DbOrTx, statement: PreparedStatement,
   if (!conn) return rawQuery(db)<T>(statement.sql, [...params]);
   if (conn.pool) return (await conn.pool.query({ name: statement.name, text: statement.sql, values: [...params] })).rows as T[];
   const pglite = conn.pglite!;
-  if (!(await prepareOnPglite(pglite, statement))) return conn.query<T>(statement.sql, [...params]);
+  const scalars = params.every((p): p is PreparedScalar => !Array.isArray(p));
+  if (!scalars || !(await prepareOnPglite(pglite, statement))) return conn.query<T>(statement.sql, [...params]);
   return (await pglite.query<T>(executeSql(statement.name, params))).rows;
 }

@@ -68,6 +68,13 @@ function seenBatcher(db: Db): WriteBatcher<number> {
   return batcher;
 }
 
+/** The app's mark was stored by another write of the driver's row (a position report's): no write of its own for a while. */
+export function appSeenStored(driverId: number, now = Date.now()): void {
+  const writes = seenWrites();
+  if (writes.size > 100_000) writes.clear();
+  writes.set(driverId, now);
+}
+
 /** The app is alive: stored at most every SEEN_WRITE_SECONDS per driver and process. */
 export async function noteAppSeen(db: Db, driverId: number, now = Date.now()): Promise<void> {
   const writes = seenWrites();

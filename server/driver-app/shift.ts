@@ -8,6 +8,7 @@ import { regionAt } from "../geo/regions";
 import { lockDriver } from "../orders/commands/driver-party";
 import { DRIVER_HOLDING_STATES } from "../orders/states";
 import { leaveQueue } from "../dispatch/queue";
+import { appSeenStored, noteAppSeen } from "../dispatch/liveness";
 import type { DriverIdentity } from "./keys";
 import { writePosition } from "./position-write";
 
@@ -78,7 +79,12 @@ export async function reportPosition(db: Db, me: DriverIdentity, p: PositionInpu
   const place = await positionData(db, me, p);
   const at = p.at ?? place.positionAt;
   const row = await writePosition(db, { driverId: me.id, lat: place.lat, lon: place.lon, speed: place.speed, bearing: place.bearing, at, regionId: place.regionId }, beforeWait);
-  if (!row) throw new OrderError("CONFLICT", { reason: "not on shift: start a shift first" });
+  if (!row) {
+    // Off shift the statement wrote nothing: the app's call is still marked (the report's operation leaves that to it).
+    await noteAppSeen(db, me.id);
+    throw new OrderError("CONFLICT", { reason: "not on shift: start a shift first" });
+  }
+  appSeenStored(me.id);
   if (row.newer) {
     publish({
       type: "driver.changed",

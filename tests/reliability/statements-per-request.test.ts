@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_DB, type TestDatabase } from "./support/db";
 import { dispatchClient, priceToken, type DispatchClient } from "./support/dispatch";
 import { Console } from "../support/dispatch-world";
+import { provisioningKeyFor } from "@/server/driver-app/keys";
 import { closeAgents, send } from "./support/http";
 import { freshDatabase, startInstance, template, type AppInstance } from "./support/instance";
 
@@ -57,8 +58,8 @@ describe.skipIf(TEST_DB !== "postgres")("database statements per request (Postgr
     return counter("taxi_db_statements_total");
   }
 
-  /** Statements a request: `request` `count` times, CONCURRENCY at once, less the instance's idle statements over as long. */
-  async function perRequest(request: (i: number) => Promise<boolean>, count = REQUESTS): Promise<number> {
+  /** Statements a request: `request` `count` times, `concurrency` at once, less the instance's idle statements over as long. */
+  async function perRequest(request: (i: number) => Promise<boolean>, count = REQUESTS, concurrency = CONCURRENCY): Promise<number> {
     // the instance's own work (sweeps, the outbox's polls, the metrics read) over 2 s
     const idleStart = await statements();
     await sleep(2_000);
@@ -68,7 +69,7 @@ describe.skipIf(TEST_DB !== "postgres")("database statements per request (Postgr
     let next = 0;
     let failed = 0;
     await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
+      Array.from({ length: concurrency }, async () => {
         while (next < count) if (!(await request(next++))) failed += 1;
       }),
     );
@@ -161,6 +162,51 @@ describe.skipIf(TEST_DB !== "postgres")("database statements per request (Postgr
     // no sweep withdraws one (the next round's sweep would withdraw these, still live, in production).
     expect(await busy()).toBe(0);
     expect(cost).toBeLessThan(6);
+  });
+
+  it("a driver's position report, one at a time: under 1.5 (the batch's statement, with the app's mark of being seen in it: 2 when the mark was a statement of its own)", async () => {
+    const count = 60;
+    const callSigns = await database.use(async (prisma) => {
+      const city = await prisma.city.findFirstOrThrow({ select: { id: true, lat: true, lon: true } });
+      const service = await prisma.service.findFirstOrThrow({ where: { cityId: city.id }, select: { id: true } });
+      return Promise.all(
+        Array.from({ length: count }, async (_, i) => {
+          const driver = await prisma.driver.create({
+            data: { cityId: city.id, callSign: `ПЗ${i}`, firstName: "Позиция", phone: `+7916901${String(1000 + i)}`, state: "FREE", lat: city.lat, lon: city.lon, positionAt: new Date(), services: { create: { serviceId: service.id } } },
+            select: { callSign: true },
+          });
+          return driver.callSign;
+        }),
+      );
+    });
+    // Each phone's key from the provisioning call (a call that marks no app: the drivers are not seen until they report).
+    const provisioning = provisioningKeyFor(template().appSecret);
+    const keys: string[] = [];
+    for (const callSign of callSigns) {
+      const issued = await send(app.url, { method: "POST", path: "/driver-app/v1/keys", headers: { authorization: `Bearer ${provisioning}`, "content-type": "application/json" }, body: JSON.stringify({ call_sign: callSign }) });
+      expect(issued.status, issued.text).toBe(200);
+      keys.push(String((JSON.parse(issued.text) as { app_key: string }).app_key));
+    }
+    const seen = () => database.use(async (prisma) => (await prisma.driver.findMany({ where: { callSign: { in: callSigns } }, orderBy: { id: "asc" }, select: { appSeenAt: true } })).map((d) => d.appSeenAt?.getTime() ?? 0));
+    expect(Math.max(...(await seen()))).toBe(0);
+    const report = async (i: number, lat: number) => {
+      const r = await send(app.url, { method: "POST", path: "/driver-app/v1/position", headers: { authorization: `Bearer ${keys[i]}`, "content-type": "application/json" }, body: JSON.stringify({ lat, lon: 37.62, speed: 20, bearing: 90 }) });
+      return r.status === 200;
+    };
+    // A first report each: the key is then in the instance's cache (a minute), as a phone's is after its first call,
+    // and the app's mark is stored; 10 s later the marks are due again, as every other report's is in a fleet
+    // reporting every 5 s.
+    for (let i = 0; i < count; i += 1) expect(await report(i, 55.75)).toBe(true);
+    const first = await seen();
+    expect(first.every((t) => t > 0)).toBe(true);
+    await sleep(10_500);
+    // One at a time: reports that arrive together share a statement, which would hide a statement a report.
+    const cost = await perRequest((i) => report(i, 55.751 + i / 10_000), count, 1);
+    console.log(`position report: ${cost.toFixed(2)} statements a report`);
+    // Every app's mark is newer all the same.
+    const second = await seen();
+    for (let i = 0; i < count; i += 1) expect(second[i]).toBeGreaterThan(first[i]!);
+    expect(cost).toBeLessThan(1.5);
   });
 
   it("an order's read: under 1.2", async () => {

@@ -26,6 +26,8 @@ export interface DriverAppOperation<I extends z.ZodType = z.ZodType, O extends z
   input: I;
   output: O;
   handle: (input: z.output<I>, ctx: DriverAppContext) => Promise<z.input<O>>;
+  /** The operation's own write stores the app's mark (app_seen_at): the router does not write it before (the position report). */
+  marksAppSeen?: true;
   /** A stream of server-sent events instead of one reply (`output` then describes one event's data). */
   stream?: (input: z.output<I>, ctx: DriverAppContext) => NonNullable<ApiResponse["stream"]>;
 }

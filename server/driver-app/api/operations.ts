@@ -201,6 +201,7 @@ export const positionOperation = defineDriverAppOperation({
   path: "position",
   summary: "Report the position (lat, lon; speed km/h; bearing degrees; optional at, the fix's time); on shift only",
   auth: "driver",
+  marksAppSeen: true,
   input: z.object({ ...position, at: fixTime.optional() }),
   output: positionsReply,
   handle: async (input, ctx) => {

@@ -83,7 +83,7 @@ export async function handleDriverApp(request: ApiRequest): Promise<ApiResponse>
         throw limits.byAddress.take(request.remoteAddress) ? error : new AuthError("RATE_LIMITED");
       });
       if (!limits.byKey.take(`driver:${ctx.driver.id}`)) return driverAppError("RATE_LIMITED");
-      await noteAppSeen(ctx.db, ctx.driver.id);
+      if (!op.marksAppSeen) await noteAppSeen(ctx.db, ctx.driver.id);
     }
     else if (op.auth === "provisioning") checkProvisioningKey(bearer(request));
     const input: unknown = validate(op.input, readInput(request, op));
