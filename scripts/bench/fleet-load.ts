@@ -220,6 +220,8 @@ const streams: Stream[] = [];
 const offers: Array<{ offerId: number; driverId: number; at: number; via: number }> = [];
 let streamErrors = 0;
 let firstStreamError: string | undefined;
+/** The stream errors by what ended them (a status, a socket error, a stream ended before its first byte, refusals past the retries). */
+const streamErrorKinds: Record<string, number> = {};
 let refusals = 0;
 
 /** Opens the driver's stream; a refusal (429, the server shedding load) is tried again after its Retry-After, as EventSource does. */
@@ -230,6 +232,8 @@ async function openStream(targets: readonly URL[], i: number): Promise<boolean> 
     streamRetries++;
     await new Promise((r) => setTimeout(r, 1_000 + Math.random() * 1_000));
   }
+  streamErrors++;
+  streamErrorKinds["refused 30 times"] = (streamErrorKinds["refused 30 times"] ?? 0) + 1;
   return false;
 }
 
@@ -250,6 +254,8 @@ function openStreamOnce(targets: readonly URL[], i: number): Promise<boolean | "
       if (ok === false) {
         streamErrors++;
         firstStreamError ??= why;
+        const kind = why ?? "unknown";
+        streamErrorKinds[kind] = (streamErrorKinds[kind] ?? 0) + 1;
       }
       if (settled) return;
       settled = true;
@@ -346,7 +352,7 @@ lines.on("line", (line) => {
       closing = true;
       const open = streams.filter((s) => s.open).length;
       for (const s of streams) s.req.destroy();
-      reply({ openAtClose: open, offers, streamErrors, firstStreamError, refusals });
+      reply({ openAtClose: open, offers, streamErrors, streamErrorKinds, firstStreamError, refusals });
     } else if (c.cmd === "exit") {
       agent.destroy();
       process.exit(0);

@@ -212,7 +212,7 @@ export interface FleetResult {
   periodMs: number;
   loadAverage: { before: number[]; after: number[] };
   provisionSeconds: number;
-  streams: { opened: number; failed: number; seconds: number; rssBeforeMb: number; rssAfterMb: number; heapBeforeMb: number; heapAfterMb: number; kbPerStream: number; openAtEnd: number; errors: number };
+  streams: { opened: number; failed: number; seconds: number; rssBeforeMb: number; rssAfterMb: number; heapBeforeMb: number; heapAfterMb: number; kbPerStream: number; openAtEnd: number; errors: number; errorKinds?: Record<string, number> };
   positions: { app: PacedResult; limit: PacedResult; saturation: { app: unknown; limit: unknown } };
   /** The same positions again with the consoles watching the live map. */
   consoles: { watch: ConsoleWatch; positions: PacedResult };
@@ -425,7 +425,7 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
     logCpu(log, cpuSaturation);
 
     const closedAt = Date.now();
-    const closed = await gen.ask<{ openAtClose: number; offers: Array<{ offerId: number; driverId: number; at: number; via: number }>; streamErrors: number; refusals: number }>({ cmd: "close" });
+    const closed = await gen.ask<{ openAtClose: number; offers: Array<{ offerId: number; driverId: number; at: number; via: number }>; streamErrors: number; streamErrorKinds: Record<string, number>; refusals: number }>({ cmd: "close" });
     // An offer's way: from its creation (sent_at, the database's clock on this machine) to the stream event at the phone.
     const pg = (await import("pg")).default;
     const client = new pg.Client({ connectionString: url });
@@ -505,6 +505,7 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
         kbPerStream,
         openAtEnd: status.open,
         errors: closed.streamErrors,
+        errorKinds: closed.streamErrorKinds,
       },
       positions: { app: appPaced, limit: limitPaced, saturation: { app: satApp, limit: satLimit } },
       consoles: { watch, positions: withConsoles },
@@ -632,7 +633,7 @@ function writeFleetReport(r: FleetResult, outDir: string, log: (m: string) => vo
     ``,
     `| figure | value |`,
     `|---|---|`,
-    `| offer streams open | ${r.streams.opened} (${r.streams.failed} failed) in ${r.streams.seconds} s; ${r.streams.openAtEnd} still open after the positions; ${r.streams.errors} errors |`,
+    `| offer streams open | ${r.streams.opened} (${r.streams.failed} failed) in ${r.streams.seconds} s; ${r.streams.openAtEnd} still open after the positions; ${r.streams.errors} errors${r.streams.errors && r.streams.errorKinds ? ` (${Object.entries(r.streams.errorKinds).map(([kind, n]) => `${kind}: ${n}`).join(", ")})` : ""} |`,
     `| server memory per open stream | ${r.streams.kbPerStream} KB (RSS ${r.streams.rssBeforeMb} → ${r.streams.rssAfterMb} MB; V8 heap ${r.streams.heapBeforeMb} → ${r.streams.heapAfterMb} MB) |`,
     `| offer: creation → its driver's stream (its first sighting) | ${r.offers.n} offers, p50 ${r.offers.latency.p50} ms, p99 ${r.offers.latency.p99} ms, max ${r.offers.latency.max} ms${r.offers.seenAgain === undefined ? "" : `; seen again ${r.offers.seenAgain} times`} |`,
     ...(r.offers.duringPositions ? [`| the same, offers made during the positions' phase | ${r.offers.duringPositions.n} offers, p50 ${r.offers.duringPositions.p50} ms, p90 ${r.offers.duringPositions.p90} ms, p99 ${r.offers.duringPositions.p99} ms |`] : []),

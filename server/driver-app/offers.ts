@@ -112,8 +112,20 @@ export async function waitForOffer(db: Db, me: DriverIdentity, waitSeconds: numb
   return currentOffer(db, me);
 }
 
-/** How long one event stream stays open; the app reconnects (as EventSource does by itself). */
+/** How long one event stream stays open at most; the app reconnects (as EventSource does by itself). */
 export const STREAM_SECONDS = 300;
+
+/**
+ * One stream's time: between 80% and 100% of STREAM_SECONDS, at random. Phones
+ * that opened their streams together (an instance's restart, a fleet's
+ * benchmark) would otherwise all reconnect together every five minutes, each
+ * time 10,000 stream starts in a few seconds on top of the positions
+ * (docs/performance.md, "The fleet's soak again"); spread, the waves flatten
+ * out over the next cycles.
+ */
+export function streamSeconds(random = Math.random()): number {
+  return STREAM_SECONDS * (0.8 + 0.2 * random);
+}
 const KEEP_ALIVE_MS = 15_000;
 
 /** Open streams per driver in this instance: one phone needs one; a few allow for reconnects. */
@@ -121,7 +133,7 @@ export const MAX_STREAMS_PER_DRIVER = 3;
 const openStreams = new Map<number, number>();
 
 /** Server-sent events: `event: offer` with the offer (or null when it is gone), a comment now and then to keep the line open. */
-export function offerStream(db: Db, me: DriverIdentity, maxSeconds = STREAM_SECONDS, afterMessage?: number) {
+export function offerStream(db: Db, me: DriverIdentity, maxSeconds = streamSeconds(), afterMessage?: number) {
   return async (write: (chunk: string) => void, signal: AbortSignal): Promise<void> => {
     const open = openStreams.get(me.id) ?? 0;
     if (open >= MAX_STREAMS_PER_DRIVER) {
