@@ -126,6 +126,7 @@ export const STREAM_SECONDS = 300;
 export function streamSeconds(random = Math.random()): number {
   return STREAM_SECONDS * (0.8 + 0.2 * random);
 }
+
 const KEEP_ALIVE_MS = 15_000;
 
 /** Open streams per driver in this instance: one phone needs one; a few allow for reconnects. */

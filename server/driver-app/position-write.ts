@@ -76,8 +76,8 @@ const statement = (skipLocked: boolean) => `
   SELECT l.id, w.state::text AS state, w.newer FROM locked l LEFT JOIN w ON w.id = l.id`;
 // Prepared on PostgreSQL: planning the statement took 0.27 ms of the database's
 // time, more than running it for one report (0.10 ms; docs/performance.md,
-// "The positions' statement prepared").
-const BATCH: PreparedStatement = { name: "driver_positions_batch", sql: statement(true) };
+// "The app's mark in the position's statement").
+export const POSITIONS_BATCH: PreparedStatement = { name: "driver_positions_batch", sql: statement(true) };
 const ONE: PreparedStatement = { name: "driver_positions_one", sql: statement(false) };
 
 function isDeadlock(error: unknown): boolean {
@@ -93,7 +93,7 @@ type Written = PositionWritten | typeof SKIPPED;
  * than waited for: the whole batch would otherwise wait behind that one
  * transaction. The skipped reports are then written one by one (writePosition).
  */
-async function writePositions(db: Db, rows: PositionRow[], which = BATCH): Promise<Written[]> {
+async function writePositions(db: Db, rows: PositionRow[], which = POSITIONS_BATCH): Promise<Written[]> {
   const params = [
     rows.map((r) => r.driverId),
     rows.map((r) => r.lat),
@@ -108,7 +108,7 @@ async function writePositions(db: Db, rows: PositionRow[], which = BATCH): Promi
     try {
       const written = await preparedQuery<{ id: number; state: string | null; newer: boolean | null }>(db, which, params);
       const byId = new Map(written.map((w) => [w.id, w.state === null ? undefined : { state: w.state, newer: w.newer === true }]));
-      return rows.map((r) => (byId.has(r.driverId) ? byId.get(r.driverId) : which === BATCH ? SKIPPED : undefined));
+      return rows.map((r) => (byId.has(r.driverId) ? byId.get(r.driverId) : which === POSITIONS_BATCH ? SKIPPED : undefined));
     } catch (error) {
       // Another transaction's locks in another order (a move of an order locks its driver): the statement is whole or nothing, so once more.
       if (attempt < 3 && isDeadlock(error)) continue;
