@@ -222,6 +222,10 @@ let streamErrors = 0;
 let firstStreamError: string | undefined;
 /** The stream errors by what ended them (a status, a socket error, a stream ended before its first byte, refusals past the retries). */
 const streamErrorKinds: Record<string, number> = {};
+function countStreamError(kind: string): void {
+  streamErrors++;
+  streamErrorKinds[kind] = (streamErrorKinds[kind] ?? 0) + 1;
+}
 let refusals = 0;
 
 /** Opens the driver's stream; a refusal (429, the server shedding load) is tried again after its Retry-After, as EventSource does. */
@@ -232,8 +236,7 @@ async function openStream(targets: readonly URL[], i: number): Promise<boolean> 
     streamRetries++;
     await new Promise((r) => setTimeout(r, 1_000 + Math.random() * 1_000));
   }
-  streamErrors++;
-  streamErrorKinds["refused 30 times"] = (streamErrorKinds["refused 30 times"] ?? 0) + 1;
+  countStreamError("refused 30 times");
   return false;
 }
 
@@ -252,10 +255,8 @@ function openStreamOnce(targets: readonly URL[], i: number): Promise<boolean | "
     const settle = (ok: boolean | "retry", why?: string) => {
       if (ok === true) streams.push(stream);
       if (ok === false) {
-        streamErrors++;
+        countStreamError(why ?? "unknown");
         firstStreamError ??= why;
-        const kind = why ?? "unknown";
-        streamErrorKinds[kind] = (streamErrorKinds[kind] ?? 0) + 1;
       }
       if (settled) return;
       settled = true;

@@ -77,11 +77,9 @@ export function appSeenStored(driverId: number, now = Date.now()): void {
 
 /** The app is alive: stored at most every SEEN_WRITE_SECONDS per driver and process. */
 export async function noteAppSeen(db: Db, driverId: number, now = Date.now()): Promise<void> {
-  const writes = seenWrites();
-  const last = writes.get(driverId);
+  const last = seenWrites().get(driverId);
   if (last !== undefined && now - last < SEEN_WRITE_SECONDS * 1000) return;
-  if (writes.size > 100_000) writes.clear();
-  writes.set(driverId, now);
+  appSeenStored(driverId, now);
   await seenBatcher(db).add(driverId);
 }
 

@@ -207,6 +207,14 @@ describe.skipIf(TEST_DB !== "postgres")("database statements per request (Postgr
     const second = await seen();
     for (let i = 0; i < count; i += 1) expect(second[i]).toBeGreaterThan(first[i]!);
     expect(cost).toBeLessThan(1.5);
+    // Off shift the report is refused and its statement writes nothing: the app's call is marked all the same.
+    const off = callSigns[0]!;
+    await database.use((prisma) => prisma.driver.update({ where: { callSign: off }, data: { state: "OFFLINE", appSeenAt: null } }));
+    await sleep(10_500); // the instance's own note of the mark written above is due again
+    const refused = await send(app.url, { method: "POST", path: "/driver-app/v1/position", headers: { authorization: `Bearer ${keys[0]}`, "content-type": "application/json" }, body: JSON.stringify({ lat: 55.75, lon: 37.62, speed: 0, bearing: 0 }) });
+    expect(refused.status, refused.text).toBe(409);
+    expect((JSON.parse(refused.text) as { error: { code: string } }).error.code).toBe("CONFLICT");
+    expect(await database.use((prisma) => prisma.driver.findUniqueOrThrow({ where: { callSign: off }, select: { appSeenAt: true } }))).toMatchObject({ appSeenAt: expect.any(Date) });
   });
 
   it("an order's read: under 1.2", async () => {
