@@ -1,17 +1,20 @@
-// A round's offers, several to one transaction: each offer in a savepoint of
-// its own, so one that fails (the order or the driver taken meanwhile by
-// another instance, a unique index, a deadlock between two instances'
-// batches) rolls back only its own writes, and the others commit together.
-// Each offer is still made by makeOfferInTx (the order's and the driver's row
-// locks, the checks, the one live offer per order and per driver, the move
-// through the state machine with its history): only the transactions are
-// fewer. Before, 300 offers were 300 transactions one after another, the
-// longest part of a round over a fleet (docs/performance.md, "Round four").
+// A round's offers, many to one transaction. Where the round's pairs share
+// no order and no driver (a round offers each once), a set of up to
+// OFFERS_PER_SET is made in a constant number of statements
+// (makeOffersInTx: the locks, the checks, the offers, the moves), and a pair
+// refused under the locks (the order or the driver taken meanwhile) is left
+// out while the others land. Made one offer at a time, ~5 statements each,
+// a round's 300 offers took about a second even alone (docs/performance.md,
+// "The round's offers set-wise"). A set whose transaction fails (a deadlock
+// between two instances, a unique index another instance's offer won) is
+// made again one offer at a time: each in a savepoint of its own, so one
+// that fails rolls back only its own writes, and the others commit together.
 import type { Db, Tx } from "../db";
 import { isUniqueViolation } from "../errors";
 import { sqlExecute } from "../db/sql";
 import { publishMoves } from "../orders/move-order";
-import { makeOfferInTx, OfferRefused, publishOffer, type MadeOffer, type MakeOfferInput } from "./offer";
+import { log } from "../log";
+import { makeOfferInTx, makeOffersInTx, OfferRefused, publishOffer, type MadeOffer, type MakeOfferInput } from "./offer";
 
 /**
  * Offers a batch holds at most: its savepoints are subtransactions, and a
@@ -19,6 +22,13 @@ import { makeOfferInTx, OfferRefused, publishOffer, type MadeOffer, type MakeOff
  * session's snapshot slower (PostgreSQL's subtransaction cache overflows).
  */
 export const OFFERS_PER_BATCH = 32;
+
+/**
+ * Offers a set holds at most: its statements take longer the more it holds,
+ * and its orders' and drivers' rows stay locked (the drivers' position
+ * reports skip a locked row and come back) until it commits.
+ */
+export const OFFERS_PER_SET = 64;
 
 /**
  * A batch is committed after this long even when it has room: its offers
@@ -82,12 +92,13 @@ export function splitLanes(inputs: readonly MakeOfferInput[], lanes: number): nu
 }
 
 async function offersInOneLane(db: Db, inputs: readonly MakeOfferInput[]): Promise<OfferOutcome[]> {
+  const setwise = distinctPairs(inputs);
   const outcomes: OfferOutcome[] = [];
   while (outcomes.length < inputs.length) {
     const from = outcomes.length;
-    let batch: OfferOutcome[];
+    let batch: OfferOutcome[] | undefined = setwise ? await offerSet(db, inputs.slice(from, from + OFFERS_PER_SET)) : undefined;
     try {
-      batch = await db.$transaction((tx) => offerBatch(tx, inputs, from));
+      batch ??= await db.$transaction((tx) => offerBatch(tx, inputs, from));
     } catch (error) {
       // The transaction itself failed (its commit, the connection): nothing of it was made, and the rest is not tried.
       // The next round reads the state again.
@@ -102,6 +113,21 @@ async function offersInOneLane(db: Db, inputs: readonly MakeOfferInput[]): Promi
     }
   }
   return outcomes;
+}
+
+/** Whether no order and no driver appears twice (then the offers can be made set-wise). */
+function distinctPairs(inputs: readonly MakeOfferInput[]): boolean {
+  return new Set(inputs.map((i) => i.orderId)).size === inputs.length && new Set(inputs.map((i) => i.driverId)).size === inputs.length;
+}
+
+/** A set of offers in one transaction; undefined when it failed (nothing of it was made: the caller makes them one at a time). */
+async function offerSet(db: Db, inputs: readonly MakeOfferInput[]): Promise<OfferOutcome[] | undefined> {
+  try {
+    return await db.$transaction((tx) => makeOffersInTx(tx, inputs));
+  } catch (error) {
+    log.info("dispatch: a set of offers failed, made one at a time instead", { offers: inputs.length, error: error instanceof Error ? error.message : String(error) });
+    return undefined;
+  }
 }
 
 async function offerBatch(tx: Tx, inputs: readonly MakeOfferInput[], from: number): Promise<OfferOutcome[]> {

@@ -85,6 +85,26 @@ export async function lockOrder(tx: Tx, ref: { orderId?: number; uuid?: string }
 
 /** The move inside a caller's transaction (effects included, events not yet published). */
 export async function moveOrderInTx(tx: Tx, input: MoveOrderInput): Promise<MovedOrder> {
+  return (await moveOrdersInTx(tx, [input]))[0]!;
+}
+
+/** A move checked and ready to be written: what the statement needs of it. */
+interface PlannedMove {
+  order: LockedOrder;
+  from: OrderState;
+  input: MoveOrderInput;
+  driverId: number | null;
+  now: Date;
+}
+
+/**
+ * Checks one move under the order's row lock (taken unless the caller holds
+ * it): the state machine, the version the caller read, a completion's
+ * carrier, the time. Throws when the move may not be made; writes only the
+ * taximeter's last fare of a completion (finalMeterInTx), which commits or
+ * rolls back with the move.
+ */
+async function planMove(tx: Tx, input: MoveOrderInput): Promise<PlannedMove> {
   const order = input.locked ?? (await lockOrder(tx, input));
   const from = order.state;
   if (!isOrderState(from)) throw new OrderError("CONFLICT", { reason: `unknown stored state ${from}` });
@@ -117,79 +137,115 @@ export async function moveOrderInTx(tx: Tx, input: MoveOrderInput): Promise<Move
   // arrival recorded, changes nothing). A trip in progress ends now; one
   // that went through AWAITING_PAYMENT ended with that move.
   if (input.to === "DONE_SUCCESSFUL" && order.driver_id !== null) await finalMeterInTx(tx, order.id, from === "IN_PROCESS" ? now : undefined);
-  // The order's row and its history in one statement, by hand: a move is made
-  // hundreds of times a round by the dispatch (docs/performance.md, "Round
-  // four"), and each ORM call cost a query compilation in the process.
-  // Times go as ISO strings cast to timestamp: stored in UTC, as Prisma writes them.
-  // The same statement keeps the drivers' state (BUSY while an order in a
-  // holding state has them, FREE again when none has: the moved order as it
-  // is now, the driver's other orders as they are) and answers what the
-  // subscribers would ask (MovedOrder.found); the order's row is locked until
-  // commit, so nobody links it meanwhile. The drivers it changed come back as
-  // the consoles' maps show them. One statement where there were up to six:
-  // the dispatch makes two moves an offer (docs/performance.md).
-  const updated = (
-    await sqlQuery<{ id: number; uuid: string; driver_id: number | null; region_id: number | null; version: number; callback: boolean; exchange_linked: boolean; changed_drivers: DriverChange[] }>(
-      tx,
-      `WITH u AS (
-         UPDATE orders SET state = $2, status_code = $3, driver_id = $4, version = version + 1, updated_at = $5::timestamp,
-                start_time = CASE WHEN $6::boolean THEN $7::timestamp ELSE start_time END,
-                arrival_at = COALESCE($8::timestamp, arrival_at),
-                cancel_reason = COALESCE($9::text, cancel_reason)
-          WHERE id = $1
-          RETURNING id, uuid::text AS uuid, driver_id, region_id, version, api_key_id),
-       h AS (
-         INSERT INTO order_status_change (order_id, from_state, to_state, to_code, actor_type, actor_id, reason, at)
-         SELECT id, $10, $2, $3, $11::"ActorType", $12, $13, $7::timestamp FROM u),
-       holds AS (
-         SELECT v.id, (v.id IS NOT DISTINCT FROM $4 AND $2 = ANY($14::text[]))
-                      OR EXISTS (SELECT 1 FROM orders o WHERE o.driver_id = v.id AND o.state = ANY($14::text[]) AND o.id <> $1) AS holding
-           FROM unnest($15::int[]) AS v(id)),
-       d AS (
-         UPDATE driver d SET state = (CASE WHEN holds.holding THEN 'BUSY' ELSE 'FREE' END)::"DriverState"
-           FROM holds
-          WHERE d.id = holds.id AND CASE WHEN holds.holding THEN d.state <> 'BUSY' ELSE d.state = 'BUSY' END
-          RETURNING d.id, d.call_sign, d.state, d.lat, d.lon, d.speed, d.bearing, d.region_id)
-       SELECT u.id, u.uuid, u.driver_id, u.region_id, u.version,
-              COALESCE((SELECT k.callback_template IS NOT NULL AND k.revoked_at IS NULL FROM api_key k WHERE k.id = u.api_key_id), false) AS callback,
-              EXISTS (SELECT 1 FROM exchange_link l WHERE l.order_id = u.id) AS exchange_linked,
-              COALESCE((SELECT json_agg(json_build_object('driverId', d.id, 'callSign', d.call_sign, 'state', d.state::text, 'lat', d.lat, 'lon', d.lon,
-                                                         'speed', d.speed, 'bearing', d.bearing, 'regionId', d.region_id) ORDER BY d.id) FROM d), '[]'::json) AS changed_drivers
-         FROM u`,
-      [
-        order.id,
-        input.to,
-        codeOf(input.to),
-        driverId,
-        new Date().toISOString(),
-        input.to === "IN_PROCESS",
-        now.toISOString(),
-        input.arrivalMinutes !== undefined ? new Date(now.getTime() + input.arrivalMinutes * 60_000).toISOString() : null,
-        isDone(input.to) && input.reason ? input.reason : null,
-        from,
-        input.actor.type,
-        input.actor.id ?? null,
-        input.reason ?? "",
-        DRIVER_HOLDING_STATES,
-        [...new Set([order.driver_id, driverId].filter((id): id is number => id !== null))],
-      ],
-    )
-  )[0]!;
-  const moved: MovedOrder = {
-    id: updated.id,
-    uuid: updated.uuid,
-    from,
-    to: input.to,
-    statusCode: codeOf(input.to),
-    driverId: updated.driver_id,
-    regionId: updated.region_id,
-    version: updated.version,
-    actor: input.actor,
-    found: { callback: updated.callback, exchangeLinked: updated.exchange_linked },
-    changedDrivers: updated.changed_drivers,
-  };
-  await runMoveSubscribers(tx, moved);
-  return moved;
+  return { order, from, input, driverId, now };
+}
+
+// The orders' rows and their history in one statement, by hand: a move is
+// made hundreds of times a round by the dispatch (docs/performance.md, "Round
+// four", "The round's offers set-wise"), and each ORM call cost a query
+// compilation in the process. Times go as ISO strings cast to timestamp:
+// stored in UTC, as Prisma writes them. The same statement keeps the
+// drivers' state (BUSY while an order in a holding state has them, FREE
+// again when none has: the moved orders as they are now, the drivers' other
+// orders as they are) and answers what the subscribers would ask
+// (MovedOrder.found); the orders' rows are locked until commit, so nobody
+// links them meanwhile. Each order's row comes back with the drivers it
+// changed, as the consoles' maps show them.
+const MOVES = `WITH m AS (
+   SELECT * FROM unnest($1::int[], $2::text[], $3::int[], $4::int[], $5::boolean[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::int[])
+     AS m(id, to_state, code, driver_id, starts, at, arrival_at, cancel_reason, from_state, actor_type, actor_id, reason, old_driver_id)),
+ u AS (
+   UPDATE orders o SET state = m.to_state, status_code = m.code, driver_id = m.driver_id, version = o.version + 1, updated_at = $14::timestamp,
+          start_time = CASE WHEN m.starts THEN m.at::timestamp ELSE o.start_time END,
+          arrival_at = COALESCE(m.arrival_at::timestamp, o.arrival_at),
+          cancel_reason = COALESCE(m.cancel_reason, o.cancel_reason)
+     FROM m
+    WHERE o.id = m.id
+    RETURNING o.id, o.uuid::text AS uuid, o.driver_id, o.region_id, o.version, o.api_key_id),
+ h AS (
+   INSERT INTO order_status_change (order_id, from_state, to_state, to_code, actor_type, actor_id, reason, at)
+   SELECT m.id, m.from_state, m.to_state, m.code, m.actor_type::"ActorType", m.actor_id, m.reason, m.at::timestamp FROM m JOIN u ON u.id = m.id),
+ holds AS (
+   SELECT v.id, EXISTS (SELECT 1 FROM m WHERE m.driver_id = v.id AND m.to_state = ANY($15::text[]))
+                OR EXISTS (SELECT 1 FROM orders o WHERE o.driver_id = v.id AND o.state = ANY($15::text[]) AND o.id <> ALL($1::int[])) AS holding
+     FROM unnest($16::int[]) AS v(id)),
+ d AS (
+   UPDATE driver d SET state = (CASE WHEN holds.holding THEN 'BUSY' ELSE 'FREE' END)::"DriverState"
+     FROM holds
+    WHERE d.id = holds.id AND CASE WHEN holds.holding THEN d.state <> 'BUSY' ELSE d.state = 'BUSY' END
+    RETURNING d.id, d.call_sign, d.state, d.lat, d.lon, d.speed, d.bearing, d.region_id)
+SELECT u.id, u.uuid, u.driver_id, u.region_id, u.version,
+       COALESCE((SELECT k.callback_template IS NOT NULL AND k.revoked_at IS NULL FROM api_key k WHERE k.id = u.api_key_id), false) AS callback,
+       EXISTS (SELECT 1 FROM exchange_link l WHERE l.order_id = u.id) AS exchange_linked,
+       COALESCE((SELECT json_agg(json_build_object('driverId', d.id, 'callSign', d.call_sign, 'state', d.state::text, 'lat', d.lat, 'lon', d.lon,
+                                                  'speed', d.speed, 'bearing', d.bearing, 'regionId', d.region_id) ORDER BY d.id)
+                   FROM d WHERE d.id = m.old_driver_id OR d.id = u.driver_id), '[]'::json) AS changed_drivers
+  FROM u JOIN m ON m.id = u.id`;
+
+interface MovedRow {
+  id: number;
+  uuid: string;
+  driver_id: number | null;
+  region_id: number | null;
+  version: number;
+  callback: boolean;
+  exchange_linked: boolean;
+  changed_drivers: DriverChange[];
+}
+
+/**
+ * Several orders' moves in one statement (the dispatch round's offers, a
+ * batch at a time: server/dispatch/offer-set.ts). Each is checked as one
+ * move is, in the inputs' order, before the statement; one that may not be
+ * made throws, and nothing of the statement is written. The effects run
+ * after it, move by move in the inputs' order. The orders must differ (one
+ * order's two moves are two calls).
+ */
+export async function moveOrdersInTx(tx: Tx, inputs: readonly MoveOrderInput[]): Promise<MovedOrder[]> {
+  const planned: PlannedMove[] = [];
+  for (const input of inputs) planned.push(await planMove(tx, input));
+  const ids = planned.map((p) => p.order.id);
+  if (new Set(ids).size !== ids.length) throw new Error("moveOrdersInTx: an order appears twice (its moves are two calls)");
+  if (planned.length === 0) return [];
+  const drivers = [...new Set(planned.flatMap((p) => [p.order.driver_id, p.driverId]).filter((id): id is number => id !== null))];
+  const rows = await sqlQuery<MovedRow>(tx, MOVES, [
+    ids,
+    planned.map((p) => p.input.to),
+    planned.map((p) => codeOf(p.input.to)),
+    planned.map((p) => p.driverId),
+    planned.map((p) => p.input.to === "IN_PROCESS"),
+    planned.map((p) => p.now.toISOString()),
+    planned.map((p) => (p.input.arrivalMinutes !== undefined ? new Date(p.now.getTime() + p.input.arrivalMinutes * 60_000).toISOString() : null)),
+    planned.map((p) => (isDone(p.input.to) && p.input.reason ? p.input.reason : null)),
+    planned.map((p) => p.from),
+    planned.map((p) => p.input.actor.type),
+    planned.map((p) => p.input.actor.id ?? null),
+    planned.map((p) => p.input.reason ?? ""),
+    planned.map((p) => p.order.driver_id),
+    new Date().toISOString(),
+    DRIVER_HOLDING_STATES,
+    drivers,
+  ]);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const moves = planned.map(({ order, from, input }): MovedOrder => {
+    const row = byId.get(order.id);
+    if (!row) throw new OrderError("NOT_FOUND", { what: "Order", id: order.id });
+    return {
+      id: row.id,
+      uuid: row.uuid,
+      from,
+      to: input.to,
+      statusCode: codeOf(input.to),
+      driverId: row.driver_id,
+      regionId: row.region_id,
+      version: row.version,
+      actor: input.actor,
+      found: { callback: row.callback, exchangeLinked: row.exchange_linked },
+      changedDrivers: row.changed_drivers,
+    };
+  });
+  for (const moved of moves) await runMoveSubscribers(tx, moved);
+  return moves;
 }
 
 /** Tells the consoles' maps (live map, drivers table) where these drivers are and in which state. */
