@@ -23,7 +23,7 @@ const q = <T,>(text: string, params: unknown[] = []) => s.sql.sqlQuery<T>(s.db.d
 beforeAll(async () => {
   ({ close } = TEST_DB === "postgres" ? await openOwnPostgres() : await openLocalDb());
   s = await offerModules();
-  [city] = await q<typeof city>(`SELECT c.id, s.id AS service_id, c.lat, c.lon FROM city c JOIN service s ON s.city_id = c.id ORDER BY c.id, s.id LIMIT 1`);
+  city = (await q<typeof city>(`SELECT c.id, s.id AS service_id, c.lat, c.lon FROM city c JOIN service s ON s.city_id = c.id ORDER BY c.id, s.id LIMIT 1`))[0]!;
 }, 180_000);
 
 afterAll(async () => {
