@@ -99,6 +99,12 @@ if (groups) {
     ["offer → phone p50 (ms), the first instance's streams", (r) => r.offers.delivery?.[0]?.latency.p50 ?? r.offers.latency.p50],
     ["offer → phone p50 (ms), the second's (through the relay)", (r) => r.offers.delivery?.[1]?.latency.p50 ?? NaN],
     ["  the relay's part: the second's p50 − the first's, in the same run (ms)", (r) => (r.offers.delivery?.[1] ? r.offers.delivery[1].latency.p50 - r.offers.delivery[0]!.latency.p50 : NaN)],
+    ["offers made during the positions' phase", (r) => r.offers.duringPositions?.n ?? NaN],
+    ["  on the phone: p99 (ms)", (r) => r.offers.duringPositions?.p99 ?? NaN],
+    ["dispatch rounds in the run", (r) => r.rounds.n],
+    ["  a round, p50 (ms)", (r) => r.rounds.seconds.p50],
+    ["  its offers, p50 (ms)", (r) => r.rounds.phasesP50Ms?.offers ?? NaN],
+    ["  its plan, p50 (ms)", (r) => r.rounds.planSeconds.p50],
     ["offers seen of those made (%)", (r) => (r.offers.delivery ? (100 * r.offers.delivery.reduce((a, d) => a + d.seen, 0)) / Math.max(1, r.offers.delivery.reduce((a, d) => a + d.made, 0)) : NaN)],
   ];
   const names = [...byGroup.keys()];
