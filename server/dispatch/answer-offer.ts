@@ -9,18 +9,19 @@ import type { Db, Tx } from "../db";
 import type { Actor } from "../actor";
 import { SYSTEM_ACTOR } from "../actor";
 import { OrderError } from "../errors";
-import { lockOrder, moveOrderInTx, publishMoves, type LockedOrder, type MovedOrder } from "../orders/move-order";
-import { escalateInTx } from "./escalate";
+import { lockOrder, lockOrders, moveOrderInTx, moveOrdersInTx, publishMoves, type LockedOrder, type MovedOrder } from "../orders/move-order";
+import { escalateOrdersInTx } from "./escalate";
 import { publishOffer } from "./offer";
 import { sqlQuery } from "../db/sql";
-import { countTimeoutInTx } from "./liveness";
+import { countTimeoutsInTx } from "./liveness";
+import { log } from "../log";
 
 export interface OfferAnswerer {
   id: number;
   callSign: string;
 }
 
-interface LiveOfferRow {
+export interface LiveOfferRow {
   id: number;
   orderId: number;
   driverId: number;
@@ -31,10 +32,10 @@ interface LiveOfferRow {
 
 // The offer's row, read and locked in one statement by hand: every answer and every timeout reads one (an ORM
 // call costs a query compilation in the process: docs/performance.md, "A fleet of ten thousand").
-const OFFER_COLUMNS = `id, order_id AS "orderId", driver_id AS "driverId", kind::text AS kind,
+export const OFFER_COLUMNS = `id, order_id AS "orderId", driver_id AS "driverId", kind::text AS kind,
   (extract(epoch FROM deadline) * 1000)::float8 AS "deadlineMs", arrival_seconds AS "arrivalSeconds"`;
 
-type RawOfferRow = Omit<LiveOfferRow, "deadline"> & { deadlineMs: number };
+export type RawOfferRow = Omit<LiveOfferRow, "deadline"> & { deadlineMs: number };
 
 async function lockedOffer(tx: Tx, where: string, params: unknown[]): Promise<LiveOfferRow | undefined> {
   const [raw] = await sqlQuery<RawOfferRow>(tx, `SELECT ${OFFER_COLUMNS} FROM dispatch_offer WHERE ${where} FOR UPDATE`, params);
@@ -56,16 +57,46 @@ export type OfferOutcome = "TIMED_OUT" | "REFUSED" | "WITHDRAWN";
  * timeout comes here).
  */
 export async function closeOfferInTx(tx: Tx, offer: LiveOfferRow, outcome: OfferOutcome, actor: Actor, reason: string, locked?: LockedOrder): Promise<MovedOrder[]> {
-  await sqlQuery(tx, `UPDATE dispatch_offer SET state = $2::"DispatchOfferState", answered_at = $3::timestamp, reason = $4 WHERE id = $1`, [offer.id, outcome, new Date().toISOString(), reason]);
-  const moves: MovedOrder[] = [];
-  if (offer.kind === "LIVE") {
-    const order = locked?.id === offer.orderId ? locked : await lockOrder(tx, { orderId: offer.orderId });
-    if (order.state === "SENT_TO_DRIVER" && order.driver_id === offer.driverId) {
-      moves.push(await moveOrderInTx(tx, { orderId: offer.orderId, locked: order, to: "FREE", actor, reason }));
-    }
-  }
-  if (outcome === "TIMED_OUT") await countTimeoutInTx(tx, offer.driverId);
-  if (outcome !== "WITHDRAWN") moves.push(...(await escalateInTx(tx, offer.orderId)));
+  return closeOffersInTx(tx, [{ offer, reason, actor, ...(locked ? { locked } : {}) }], outcome);
+}
+
+/** An offer to close, why, by whom, and its order as the caller locked it (when it did). */
+export interface ClosingOffer {
+  offer: LiveOfferRow;
+  reason: string;
+  actor: Actor;
+  locked?: LockedOrder;
+}
+
+/**
+ * The same for several offers of one outcome (a round's sweep of expired offers), in a constant number of
+ * statements: the offers closed, the LIVE orders moved back to FREE together, the timeouts counted, the orders
+ * escalated. Their orders differ and so do their drivers (one live offer each, by the unique indexes).
+ */
+export async function closeOffersInTx(
+  tx: Tx,
+  closing: readonly ClosingOffer[],
+  outcome: OfferOutcome,
+): Promise<MovedOrder[]> {
+  if (closing.length === 0) return [];
+  await sqlQuery(
+    tx,
+    `UPDATE dispatch_offer f SET state = $3::"DispatchOfferState", answered_at = $4::timestamp, reason = x.reason
+       FROM unnest($1::int[], $2::text[]) AS x(id, reason) WHERE f.id = x.id`,
+    [closing.map((c) => c.offer.id), closing.map((c) => c.reason), outcome, new Date().toISOString()],
+  );
+  const live = closing.filter((c) => c.offer.kind === "LIVE");
+  // The orders' rows as locked by the caller, or locked here (in id order).
+  const missing = live.filter((c) => c.locked?.id !== c.offer.orderId).map((c) => c.offer.orderId);
+  const lockedHere = new Map((await lockOrders(tx, missing)).map((o) => [o.id, o]));
+  const back = live.flatMap((c) => {
+    const order = c.locked?.id === c.offer.orderId ? c.locked : lockedHere.get(c.offer.orderId);
+    if (!order || order.state !== "SENT_TO_DRIVER" || order.driver_id !== c.offer.driverId) return [];
+    return [{ orderId: order.id, locked: order, to: "FREE" as const, actor: c.actor, reason: c.reason }];
+  });
+  const moves = await moveOrdersInTx(tx, back);
+  if (outcome === "TIMED_OUT") await countTimeoutsInTx(tx, closing.map((c) => c.offer.driverId));
+  if (outcome !== "WITHDRAWN") moves.push(...(await escalateOrdersInTx(tx, closing.map((c) => c.offer.orderId))));
   return moves;
 }
 
@@ -135,6 +166,43 @@ export async function expireOffer(db: Db, offerId: number, orderId: number): Pro
   if (!result) return false;
   after(result.offer, "TIMED_OUT", result.moves);
   return true;
+}
+
+/**
+ * Closes the offers past their deadline a round's sweep found, in one transaction of a constant number of
+ * statements (the orders' locks, the offers', the closing: closeOffersInTx); one at a time, each in its own
+ * transaction, when that transaction fails as a whole (a deadlock with another instance's sweep or answers).
+ * An offer answered or expired meanwhile (another instance's sweep) is passed over. How many it closed.
+ */
+export async function expireOffers(db: Db, due: ReadonlyArray<{ id: number; order_id: number }>): Promise<number> {
+  if (due.length === 0) return 0;
+  let result: { offers: LiveOfferRow[]; moves: MovedOrder[] };
+  try {
+    result = await db.$transaction(async (tx) => {
+      const orders = new Map((await lockOrders(tx, due.map((d) => d.order_id))).map((o) => [o.id, o]));
+      const offers = await sqlQuery<RawOfferRow & { callSign: string | null }>(
+        tx,
+        `SELECT ${OFFER_COLUMNS}, (SELECT call_sign FROM driver WHERE driver.id = f.driver_id) AS "callSign"
+           FROM dispatch_offer f WHERE id = ANY($1::int[]) AND state = 'LIVE' AND deadline < now() ORDER BY id FOR UPDATE OF f`,
+        [due.map((d) => d.id)],
+      );
+      const closing = offers.map(({ deadlineMs, callSign, ...offer }) => ({
+        offer: { ...offer, deadline: new Date(deadlineMs) },
+        reason: `no answer from ${callSign ?? offer.driverId} in time`,
+        actor: SYSTEM_ACTOR,
+        ...(orders.has(offer.orderId) ? { locked: orders.get(offer.orderId)! } : {}),
+      }));
+      return { offers: closing.map((c) => c.offer), moves: await closeOffersInTx(tx, closing, "TIMED_OUT") };
+    });
+  } catch (error) {
+    log.info("dispatch: a set of expired offers failed, closed one at a time instead", { offers: due.length, error: error instanceof Error ? error.message : String(error) });
+    let expired = 0;
+    for (const d of due) if (await expireOffer(db, d.id, d.order_id)) expired += 1;
+    return expired;
+  }
+  publishMoves(result.moves);
+  for (const offer of result.offers) publishOffer({ ...offer, offerId: offer.id }, "TIMED_OUT");
+  return result.offers.length;
 }
 
 /** A dispatcher takes the offer back (WITHDRAWN); a LIVE order is free again. */

@@ -4,23 +4,51 @@
 // to take, and the dispatcher sees it among the orders in trouble.
 import type { Tx } from "../db";
 import { SYSTEM_ACTOR } from "../actor";
-import { moveOrderInTx, type MovedOrder } from "../orders/move-order";
+import { moveOrdersInTx, type LockedOrder, type MovedOrder } from "../orders/move-order";
 import { loadSettings } from "./settings";
 import { sqlQuery } from "../db/sql";
 
 export async function escalateInTx(tx: Tx, orderId: number): Promise<MovedOrder[]> {
-  // The order's lock, its state and what the rule needs in one statement by hand: every refusal and timeout comes
-  // here (docs/performance.md, "A fleet of ten thousand"); the caller holds the lock already as a rule.
-  const [info] = await sqlQuery<{ state: string; serviceId: number; regionId: number | null; attempts: number | null }>(
+  return escalateOrdersInTx(tx, [orderId]);
+}
+
+/**
+ * The same for several orders (a round's sweep of expired offers), in a
+ * constant number of statements: their rows locked in id order with what the
+ * rule needs, then the ones whose attempts ran out put on the radio together
+ * (moveOrdersInTx). The orders must differ.
+ */
+export async function escalateOrdersInTx(tx: Tx, orderIds: readonly number[]): Promise<MovedOrder[]> {
+  if (orderIds.length === 0) return [];
+  // The orders' locks, their states and what the rule needs in one statement by hand: every refusal and timeout
+  // comes here (docs/performance.md, "A fleet of ten thousand"); the caller holds the locks already as a rule.
+  const rows = await sqlQuery<LockedOrder & { serviceId: number; regionId: number | null; attempts: number | null }>(
     tx,
-    `SELECT o.state, o.service_id AS "serviceId", o.region_id AS "regionId", d.attempts
-       FROM orders o LEFT JOIN dispatch_order d ON d.order_id = o.id WHERE o.id = $1 FOR NO KEY UPDATE OF o`,
-    [orderId],
+    `SELECT o.id, o.uuid::text AS uuid, o.state, o.driver_id, o.region_id, o.version, o.service_id AS "serviceId", o.region_id AS "regionId", d.attempts
+       FROM orders o LEFT JOIN dispatch_order d ON d.order_id = o.id WHERE o.id = ANY($1::int[]) ORDER BY o.id FOR NO KEY UPDATE OF o`,
+    [[...orderIds]],
   );
-  if (!info || (info.state !== "FREE" && info.state !== "FREE_LONG")) return [];
-  const settings = (await loadSettings(tx)).forOrder(info.serviceId, info.regionId);
-  const attempts = info.attempts;
-  if (!settings || settings.mode === "MANUAL" || attempts === null || attempts < settings.attempts) return [];
-  await tx.dispatchOrder.update({ where: { orderId }, data: { radioAt: new Date() }, select: { orderId: true } });
-  return [await moveOrderInTx(tx, { orderId, to: "ORDER_ON_RADIO", actor: SYSTEM_ACTOR, reason: `nobody accepted after ${attempts} offers: on the radio` })];
+  const settings = await loadSettings(tx);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const due = orderIds.flatMap((id) => {
+    const info = byId.get(id);
+    if (!info || (info.state !== "FREE" && info.state !== "FREE_LONG")) return [];
+    const rule = settings.forOrder(info.serviceId, info.regionId);
+    const attempts = info.attempts;
+    if (!rule || rule.mode === "MANUAL" || attempts === null || attempts < rule.attempts) return [];
+    return [{ id, attempts, locked: info }];
+  });
+  if (due.length === 0) return [];
+  await sqlQuery(tx, `UPDATE dispatch_order SET radio_at = $2::timestamp WHERE order_id = ANY($1::int[])`, [due.map((d) => d.id), new Date().toISOString()]);
+  return moveOrdersInTx(
+    tx,
+    due.map(({ id, attempts, locked }) => ({
+      orderId: id,
+      // Read under its lock just above, unchanged since.
+      locked: { id: locked.id, uuid: locked.uuid, state: locked.state, driver_id: locked.driver_id, region_id: locked.region_id, version: locked.version },
+      to: "ORDER_ON_RADIO" as const,
+      actor: SYSTEM_ACTOR,
+      reason: `nobody accepted after ${attempts} offers: on the radio`,
+    })),
+  );
 }

@@ -119,14 +119,33 @@ export function afterTimeout(state: MissedOffers, limit: number, now: Date): Mis
  * True when this timeout set the driver away.
  */
 export async function countTimeoutInTx(tx: Tx, driverId: number): Promise<boolean> {
-  const rows = await sqlQuery<{ missed_offers: number; away_since: Date | null }>(tx, `SELECT missed_offers, away_since FROM driver WHERE id = $1 FOR UPDATE`, [driverId]);
-  const row = rows[0];
-  if (!row) return false;
-  const next = afterTimeout({ missedOffers: row.missed_offers, awaySince: row.away_since }, config().DISPATCH_AWAY_AFTER_TIMEOUTS, new Date());
-  await sqlQuery(tx, `UPDATE driver SET missed_offers = $2, away_since = $3,
-        away_lat = CASE WHEN $4 THEN lat ELSE away_lat END, away_lon = CASE WHEN $4 THEN lon ELSE away_lon END
-      WHERE id = $1`, [driverId, next.missedOffers, next.awaySince, next.setAway]);
-  return next.setAway;
+  return (await countTimeoutsInTx(tx, [driverId])).has(driverId);
+}
+
+/**
+ * The same for several drivers, one timeout each (a round's sweep of
+ * expired offers), in two statements whatever their number: their rows
+ * locked in id order and read, then written. The drivers this set away.
+ */
+export async function countTimeoutsInTx(tx: Tx, driverIds: readonly number[]): Promise<Set<number>> {
+  if (driverIds.length === 0) return new Set();
+  // The time a driver was set away stays as stored (the first of a run); only a driver set away now gets one.
+  const rows = await sqlQuery<{ id: number; missed_offers: number; away_since: Date | null }>(
+    tx,
+    `SELECT id, missed_offers, away_since FROM driver WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE`,
+    [[...driverIds]],
+  );
+  const now = new Date();
+  const next = rows.map((row) => ({ id: row.id, ...afterTimeout({ missedOffers: row.missed_offers, awaySince: row.away_since }, config().DISPATCH_AWAY_AFTER_TIMEOUTS, now) }));
+  await sqlQuery(
+    tx,
+    `UPDATE driver d SET missed_offers = x.missed, away_since = CASE WHEN x.set_away THEN x.away_since::timestamp ELSE d.away_since END,
+            away_lat = CASE WHEN x.set_away THEN d.lat ELSE d.away_lat END, away_lon = CASE WHEN x.set_away THEN d.lon ELSE d.away_lon END
+       FROM unnest($1::int[], $2::int[], $3::text[], $4::boolean[]) AS x(id, missed, away_since, set_away)
+      WHERE d.id = x.id`,
+    [next.map((n) => n.id), next.map((n) => n.missedOffers), next.map((n) => (n.setAway ? now.toISOString() : null)), next.map((n) => n.setAway)],
+  );
+  return new Set(next.filter((n) => n.setAway).map((n) => n.id));
 }
 
 /**

@@ -11,7 +11,7 @@ import type { Db, Tx } from "../db";
 import type { Actor } from "../actor";
 import { OrderError, isUniqueViolation } from "../errors";
 import { publish } from "../events/bus";
-import { moveOrdersInTx, publishMoves, type LockedOrder, type MovedOrder } from "../orders/move-order";
+import { lockOrders, moveOrdersInTx, publishMoves, type MovedOrder } from "../orders/move-order";
 import { OFFERABLE_STATES } from "../orders/states";
 import type { OfferSource } from "./core/types";
 import { sqlQuery } from "../db/sql";
@@ -65,9 +65,6 @@ export async function makeOfferInTx(tx: Tx, input: MakeOfferInput): Promise<Made
   if ("refused" in judged) throw judged.refused;
   return judged.made;
 }
-
-// The orders' row locks, in id order (two instances' sets lock alike, so they do not deadlock each other).
-const LOCK_ORDERS = `SELECT id, uuid::text AS uuid, state, driver_id, region_id, version FROM orders WHERE id = ANY($1::int[]) ORDER BY id FOR NO KEY UPDATE`;
 
 // The checks of every pair in one statement under the orders' locks (an
 // offer is made ~300 times a round: docs/performance.md, "A fleet of ten
@@ -124,7 +121,8 @@ export async function makeOffersInTx(tx: Tx, inputs: readonly MakeOfferInput[]):
   if (new Set(orderIds).size !== inputs.length || new Set(inputs.map((i) => i.driverId)).size !== inputs.length) {
     throw new Error("makeOffersInTx: an order or a driver appears twice (offer them one at a time)");
   }
-  const orders = new Map((await sqlQuery<LockedOrder>(tx, LOCK_ORDERS, [orderIds])).map((o) => [o.id, o]));
+  // The orders' row locks, in id order (two instances' sets lock alike, so they do not deadlock each other).
+  const orders = new Map((await lockOrders(tx, orderIds)).map((o) => [o.id, o]));
   const judged: Array<OfferJudgement | undefined> = inputs.map((input) => {
     const order = orders.get(input.orderId);
     if (!order) throw new OrderError("NOT_FOUND", { what: "Order", id: input.orderId });

@@ -66,21 +66,31 @@ export interface LockedOrder {
   version: number;
 }
 
+// What a move needs of an order's row, read under its lock.
+const LOCKED_COLUMNS = "id, uuid::text AS uuid, state, driver_id, region_id, version";
+
 export async function lockOrder(tx: Tx, ref: { orderId?: number; uuid?: string }): Promise<LockedOrder> {
   const rows = ref.orderId !== undefined
-    ? await sqlQuery<LockedOrder>(
-        tx,
-        `SELECT id, uuid::text AS uuid, state, driver_id, region_id, version FROM orders WHERE id = $1 FOR NO KEY UPDATE`,
-        [ref.orderId],
-      )
-    : await sqlQuery<LockedOrder>(
-        tx,
-        `SELECT id, uuid::text AS uuid, state, driver_id, region_id, version FROM orders WHERE uuid = $1::uuid FOR NO KEY UPDATE`,
-        [ref.uuid],
-      );
+    ? await sqlQuery<LockedOrder>(tx, `SELECT ${LOCKED_COLUMNS} FROM orders WHERE id = $1 FOR NO KEY UPDATE`, [ref.orderId])
+    : await sqlQuery<LockedOrder>(tx, `SELECT ${LOCKED_COLUMNS} FROM orders WHERE uuid = $1::uuid FOR NO KEY UPDATE`, [ref.uuid]);
   const row = rows[0];
   if (!row) throw new OrderError("NOT_FOUND", { what: "Order", id: ref.uuid ?? ref.orderId });
   return row;
+}
+
+/**
+ * Several orders' rows under their locks, taken in id order (two transactions that lock sets of orders this way
+ * never deadlock each other). An order that does not exist is left out.
+ */
+export async function lockOrders(tx: Tx, ids: readonly number[]): Promise<LockedOrder[]> {
+  if (ids.length === 0) return [];
+  return sqlQuery<LockedOrder>(tx, `SELECT ${LOCKED_COLUMNS} FROM orders WHERE id = ANY($1::int[]) ORDER BY id FOR NO KEY UPDATE`, [[...ids]]);
+}
+
+/** The same, the orders named by their uuids (the driver interface's). */
+export async function lockOrdersByUuid(tx: Tx, uuids: readonly string[]): Promise<LockedOrder[]> {
+  if (uuids.length === 0) return [];
+  return sqlQuery<LockedOrder>(tx, `SELECT ${LOCKED_COLUMNS} FROM orders WHERE uuid = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE`, [[...uuids]]);
 }
 
 /** The move inside a caller's transaction (effects included, events not yet published). */

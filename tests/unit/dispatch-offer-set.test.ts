@@ -9,70 +9,35 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openLocalDb, openOwnPostgres } from "../support/local-db";
 import { offerModules, type OfferModules } from "../support/offer-modules";
-import { SYSTEM_ACTOR } from "@/server/actor";
-import type { MakeOfferInput } from "@/server/dispatch/offer";
+import { firstCity, makeDrivers, makeOrders, offerOf as offer, statementsSent, type OfferCity } from "../support/offer-fixtures";
 
 const TEST_DB = process.env.TEST_DB === "postgres" ? "postgres" : "pglite";
 
 let close: () => Promise<void> = async () => undefined;
 let s: OfferModules;
-let city: { id: number; service_id: number; lat: number; lon: number };
+let city: OfferCity;
 
 const q = <T,>(text: string, params: unknown[] = []) => s.sql.sqlQuery<T>(s.db.db(), text, params);
 
 beforeAll(async () => {
   ({ close } = TEST_DB === "postgres" ? await openOwnPostgres() : await openLocalDb());
   s = await offerModules();
-  city = (await q<typeof city>(`SELECT c.id, s.id AS service_id, c.lat, c.lon FROM city c JOIN service s ON s.city_id = c.id ORDER BY c.id, s.id LIMIT 1`))[0]!;
+  city = await firstCity(q);
 }, 180_000);
 
 afterAll(async () => {
   await close();
 });
 
-async function drivers(prefix: string, n: number, state = "FREE"): Promise<number[]> {
-  const rows = await q<{ id: number }>(
-    `INSERT INTO driver (city_id, call_sign, first_name, phone, state, balance, lat, lon, position_at, app_seen_at)
-     SELECT $1, $4 || i, 'Тест', '+7916' || lpad((abs(hashtext($4)) % 1000)::text, 3, '0') || lpad(i::text, 4, '0'), $5::"DriverState", 0, $2, $3, now(), now()
-       FROM generate_series(1, $6::int) i RETURNING id`,
-    [city.id, city.lat, city.lon, prefix, state, n],
-  );
-  return rows.map((r) => r.id);
-}
-
-async function orders(n: number, state = "FREE"): Promise<number[]> {
-  const rows = await q<{ id: number }>(
-    `INSERT INTO orders (uuid, city_id, service_id, state, status_code, phone, street, house, lat, lon, amount, updated_at, created_at)
-     SELECT gen_random_uuid(), $1, $2, $5, 9, '+79175' || lpad(i::text, 6, '0'), 'ул. Полос', '1', $3, $4, 30000, now(), now()
-       FROM generate_series(1, $6::int) i RETURNING id`,
-    [city.id, city.service_id, city.lat, city.lon, state, n],
-  );
-  return rows.map((r) => r.id);
-}
-
-function statementsSent(): Promise<number> {
-  return import("@/server/metrics/registry").then(async (m) => (await m.metrics().dbStatements.get()).values.reduce((sum, v) => sum + v.value, 0));
-}
-
-const offer = (orderId: number, driverId: number, kind: MakeOfferInput["kind"] = "LIVE"): MakeOfferInput => ({
-  orderId,
-  driverId,
-  kind,
-  source: "AUTO",
-  arrivalSeconds: 120,
-  acceptSeconds: 20,
-  actor: SYSTEM_ACTOR,
-});
-
 describe(`a round's offers set-wise (${TEST_DB})`, () => {
   it("judges each pair under the locks as one offer would, and the rest land with their moves", async () => {
-    const d = await drivers("ST", 12);
-    const o = await orders(12);
-    const [busy] = await drivers("SB", 1, "BUSY");
-    const [chained] = await drivers("SC", 1, "BUSY");
-    const [radio] = await orders(1, "ORDER_ON_RADIO");
-    const [done] = await orders(1, "DONE_CANCELLED");
-    const [elsewhere] = await orders(1);
+    const d = await makeDrivers(q, city, "ST", 12);
+    const o = await makeOrders(q, city, 12);
+    const [busy] = await makeDrivers(q, city, "SB", 1, "BUSY");
+    const [chained] = await makeDrivers(q, city, "SC", 1, "BUSY");
+    const [radio] = await makeOrders(q, city, 1, "ORDER_ON_RADIO");
+    const [done] = await makeOrders(q, city, 1, "DONE_CANCELLED");
+    const [elsewhere] = await makeOrders(q, city, 1);
     // Pair 1: automatic dispatch of the order paused. Pair 2: the driver off the line. Pair 3: on a break.
     // Pair 4: the driver answering an offer of another order. Pair 5: the order already offered to someone else.
     await q(`INSERT INTO dispatch_order (order_id, paused) VALUES ($1, true)`, [o[1]]);
@@ -82,7 +47,7 @@ describe(`a round's offers set-wise (${TEST_DB})`, () => {
       `INSERT INTO dispatch_offer (order_id, driver_id, attempt, kind, source, deadline) VALUES ($1, $2, 1, 'ADVANCE', 'AUTO', now() + interval '1 minute')`,
       [elsewhere, d[4]],
     );
-    const [other] = await drivers("SO", 1);
+    const [other] = await makeDrivers(q, city, "SO", 1);
     await q(
       `INSERT INTO dispatch_offer (order_id, driver_id, attempt, kind, source, deadline) VALUES ($1, $2, 1, 'ADVANCE', 'AUTO', now() + interval '1 minute')`,
       [o[5], other],
@@ -177,8 +142,8 @@ describe(`a round's offers set-wise (${TEST_DB})`, () => {
   });
 
   it("a set that fails as a whole (an order gone) is made one offer at a time: the others land", async () => {
-    const d = await drivers("SF", 3);
-    const o = await orders(2);
+    const d = await makeDrivers(q, city, "SF", 3);
+    const o = await makeOrders(q, city, 2);
     const outcomes = await s.batch.makeOffers(s.db.db(), [offer(o[0]!, d[0]!), offer(2_000_000_000, d[1]!), offer(o[1]!, d[2]!)]);
     expect(outcomes.map((x) => Object.keys(x)[0])).toEqual(["made", "failed", "made"]);
     const rows = await q<{ state: string }>(`SELECT state FROM orders WHERE id = ANY($1::int[]) ORDER BY id`, [o]);
