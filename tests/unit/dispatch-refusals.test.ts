@@ -52,7 +52,7 @@ describe(`drivers' refusals in sets (${TEST_DB})`, () => {
     ]);
     const sent = (await statementsSent()) - before;
     expect(answers.slice(0, 5).map((a) => (a.status === "fulfilled" ? a.value : a.reason))).toEqual([{ orderId: o[0] }, { orderId: o[1] }, { orderId: o[2] }, { orderId: o[3] }, undefined]);
-    expect(answers[5]!.status).toBe("rejected");
+    expect(answers[5].status).toBe("rejected");
     expect(((answers[5] as PromiseRejectedResult).reason as { code: string }).code).toBe("NOT_FOUND");
     // BEGIN, the orders' locks, the offers' locks, the offers closed, the orders back to FREE, the escalation's read, COMMIT (and the rule's read
     // when its cache ran out): one refusal at a time cost about six each.
