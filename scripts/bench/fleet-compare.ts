@@ -11,13 +11,31 @@ type Run = Partial<FleetResult> & Pick<FleetResult, "at" | "drivers" | "position
 
 /** --groups: also a table of each group's mean and 95% confidence interval (the runs whose labels agree before " (", e.g. "short, one (2)"). */
 const groups = process.argv.includes("--groups");
-const runs = process.argv.slice(2).filter((a) => a !== "--groups").map((arg) => {
+/** --soak: only the soaks' minutes side by side (reports a second, p99, refused, resident memory, streams open). */
+const soakOnly = process.argv.includes("--soak");
+const runs = process.argv.slice(2).filter((a) => a !== "--groups" && a !== "--soak").map((arg) => {
   const eq = arg.indexOf("=");
   const label = eq > 0 ? arg.slice(0, eq) : arg;
   const file = eq > 0 ? arg.slice(eq + 1) : arg;
   return { label, file, r: JSON.parse(readFileSync(file, "utf8")) as Run };
 });
 if (runs.length === 0) throw new Error('usage: fleet-compare.ts "label=file.json" ...');
+
+if (soakOnly) {
+  const soaks = runs.filter((x) => x.r.soak);
+  const header = ["minute", ...soaks.flatMap((x) => [`${x.label}: reports/s`, "p99 ms", "refused", "RSS MB", "streams open"])];
+  console.log(`| ${header.join(" | ")} |`);
+  console.log(`|${header.map(() => "---:").join("|")}|`);
+  const minutes = Math.max(...soaks.map((x) => x.r.soak!.minutes.length));
+  for (let m = 0; m < minutes; m++) {
+    const cells = soaks.flatMap((x): string[] => {
+      const row = x.r.soak!.minutes[m];
+      return row ? [row.rps.position, row.p99.position, row.failed, row.rssMb, row.liveStreams].map((v) => String(v ?? "")) : ["", "", "", "", ""];
+    });
+    console.log(`| ${m + 1} | ${cells.join(" | ")} |`);
+  }
+  process.exit(0);
+}
 
 const paced = (p: PacedResult | undefined) => (p ? `${p.rps}/s; p50 ${p.latency.p50}, p99 ${p.latency.p99} ms; ${p.bad + p.errors} refused or failed` : "—");
 const sat = (r: Run) => {

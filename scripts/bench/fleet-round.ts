@@ -1,4 +1,4 @@
-// `tsx scripts/bench/fleet-round.ts [--drivers=10000] [--orders=300] [--rounds=3] [--label=x] [--explain]`
+// `tsx scripts/bench/fleet-round.ts [--drivers=10000] [--orders=300] [--rounds=3] [--label=x] [--explain] [--expire]`
 // (docs/performance.md, "Round four"): dispatch rounds over the fleet's
 // city, alone, in this process, their phases timed (the round's own report:
 // the sweep, the reads, the candidate pool, the arrival times, the
@@ -25,6 +25,8 @@ interface RoundFigures {
   drivers: number;
   pairs: number;
   offers: number;
+  /** Offers the round's sweep closed as timed out (--expire; absent in older reports). */
+  expired?: number;
   longestStallMs: number;
   delayP99Ms: number;
   /** Statements the round sent (taxi_db_statements_total; absent in reports made before it was counted). */
@@ -70,6 +72,12 @@ if (process.argv[2] === "--groups") {
     ["an offer, the offers' phase over the offers made (ms)", (x) => (x.phases.offers ?? NaN) / Math.max(1, x.offers)],
     ["offers made", (x) => x.offers],
     ["statements the round sent, over the offers made", (x) => (x.statements ?? NaN) / Math.max(1, x.offers)],
+    ...(runs.some((r) => r.rounds.some((x) => (x.expired ?? 0) > 0))
+      ? ([
+          ["its sweep (ms)", (x) => x.phases.sweep ?? NaN],
+          ["offers its sweep closed as timed out", (x) => x.expired ?? NaN],
+        ] as Array<[string, (x: RoundFigures) => number]>)
+      : []),
   ];
   console.log(`| | ${[...groups.keys()].join(" | ")} |`);
   console.log(`| --- | ${[...groups.keys()].map(() => "---").join(" | ")} |`);
@@ -82,6 +90,8 @@ const DRIVERS = arg("drivers", 10_000);
 const ORDERS = arg("orders", 300);
 const ROUNDS = arg("rounds", 3);
 const LABEL = process.argv.find((a) => a.startsWith("--label="))?.slice(8) ?? "";
+/** --expire: a round's offers are left to time out, and the next round's sweep closes them (the sweep phase measures that). */
+const EXPIRE = process.argv.includes("--expire");
 const loadBefore = os.loadavg().map((l) => Number(l.toFixed(2)));
 const figures: RoundFigures[] = [];
 
@@ -131,18 +141,26 @@ try {
       drivers: report.drivers,
       pairs: report.pairs,
       offers: report.offers,
+      expired: report.expired,
       longestStallMs: longest,
       delayP99Ms: delay.percentile(99) / 1e6,
       statements,
     });
     console.log(
-      `round ${k}: ${(seconds * 1000).toFixed(0)} ms (${phases} ms); ${report.orders} orders × ${report.drivers} drivers, ${report.pairs} pairs, ${report.offers} offers, ${statements} statements; ` +
+      `round ${k}: ${(seconds * 1000).toFixed(0)} ms (${phases} ms); ${report.orders} orders × ${report.drivers} drivers, ${report.pairs} pairs, ${report.offers} offers, ${report.expired} expired, ${statements} statements; ` +
         `event loop: longest stretch without a turn ${longest.toFixed(0)} ms, delay p99 ${(delay.percentile(99) / 1e6).toFixed(0)} ms`,
     );
-    // Every offer taken back, the orders free again, the drivers free: the next round weighs the same.
-    await sqlQuery(db(), `DELETE FROM dispatch_offer`);
-    await sqlQuery(db(), `UPDATE orders SET state = 'FREE', status_code = 9, driver_id = NULL WHERE phone LIKE '+7917%'`);
-    await sqlQuery(db(), `UPDATE driver SET state = 'FREE', app_seen_at = now(), position_at = now() WHERE call_sign LIKE 'F%'`);
+    if (EXPIRE) {
+      // Every offer past its deadline: the next round's sweep closes them all (its first phase), the orders free again.
+      // The drivers' timeouts in a row are forgotten, so that none is set away and each round weighs the same fleet.
+      await sqlQuery(db(), `UPDATE dispatch_offer SET deadline = now() - interval '1 second' WHERE state = 'LIVE'`);
+      await sqlQuery(db(), `UPDATE driver SET missed_offers = 0, away_since = NULL, app_seen_at = now(), position_at = now() WHERE call_sign LIKE 'F%'`);
+    } else {
+      // Every offer taken back, the orders free again, the drivers free: the next round weighs the same.
+      await sqlQuery(db(), `DELETE FROM dispatch_offer`);
+      await sqlQuery(db(), `UPDATE orders SET state = 'FREE', status_code = 9, driver_id = NULL WHERE phone LIKE '+7917%'`);
+      await sqlQuery(db(), `UPDATE driver SET state = 'FREE', app_seen_at = now(), position_at = now() WHERE call_sign LIKE 'F%'`);
+    }
   }
   const run: RoundRun = { at: new Date().toISOString(), label: LABEL, loadAverage: { before: loadBefore, after: os.loadavg().map((l) => Number(l.toFixed(2))) }, rounds: figures };
   const dir = path.resolve(import.meta.dirname, "..", "..", "bench-results");

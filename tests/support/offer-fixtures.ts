@@ -1,10 +1,13 @@
 // Drivers, orders and offers the offer sets' unit files make (server/dispatch/offer.ts,
 // answer-offer.ts, refusals.ts), with SQL of their own, and the statements the
 // process has sent (counted on PostgreSQL's pool only).
+import { afterAll, beforeAll } from "vitest";
 import { SYSTEM_ACTOR } from "@/server/actor";
+import { openLocalDb, openOwnPostgres } from "./local-db";
+import { offerModules, type OfferModules } from "./offer-modules";
 import type { MakeOfferInput } from "@/server/dispatch/offer";
 
-type Query = <T>(text: string, params?: unknown[]) => Promise<T[]>;
+export type Query = <T>(text: string, params?: unknown[]) => Promise<T[]>;
 
 export interface OfferCity {
   id: number;
@@ -47,4 +50,34 @@ export function offerOf(orderId: number, driverId: number, kind: MakeOfferInput[
 export async function statementsSent(): Promise<number> {
   const { metrics } = await import("@/server/metrics/registry");
   return (await metrics().dbStatements.get()).values.reduce((sum, v) => sum + v.value, 0);
+}
+
+export interface OfferDb {
+  /** The database the file runs on (TEST_DB). */
+  kind: "postgres" | "pglite";
+  modules: () => OfferModules;
+  city: () => OfferCity;
+  q: Query;
+}
+
+/**
+ * Opens the database TEST_DB names for the file (its own, migrated and
+ * seeded) before its tests and closes it after, and imports the offers'
+ * modules once it is open (they read the configuration when first imported).
+ */
+export function useOfferDb(): OfferDb {
+  const kind = process.env.TEST_DB === "postgres" ? "postgres" : "pglite";
+  let close: () => Promise<void> = async () => undefined;
+  let modules: OfferModules | undefined;
+  let city: OfferCity | undefined;
+  const q: Query = (text, params = []) => modules!.sql.sqlQuery(modules!.db.db(), text, params);
+  beforeAll(async () => {
+    ({ close } = kind === "postgres" ? await openOwnPostgres() : await openLocalDb());
+    modules = await offerModules();
+    city = await firstCity(q);
+  }, 180_000);
+  afterAll(async () => {
+    await close();
+  });
+  return { kind, modules: () => modules!, city: () => city!, q };
 }

@@ -5,47 +5,34 @@
 // row sets them away, a chained offer (its order never moved), and an offer
 // still within its deadline, left alone. On PostgreSQL the sweep costs a
 // handful of statements whatever the number of offers.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openLocalDb, openOwnPostgres } from "../support/local-db";
-import { offerModules, type OfferModules } from "../support/offer-modules";
-import { firstCity, makeDrivers, makeOrders, offerOf as offer, statementsSent, type OfferCity } from "../support/offer-fixtures";
+import { beforeAll, describe, expect, it } from "vitest";
+import { makeDrivers, makeOrders, offerOf as offer, statementsSent, useOfferDb } from "../support/offer-fixtures";
 
-const TEST_DB = process.env.TEST_DB === "postgres" ? "postgres" : "pglite";
-
-let close: () => Promise<void> = async () => undefined;
-let s: OfferModules;
-let city: OfferCity;
-
-const q = <T,>(text: string, params: unknown[] = []) => s.sql.sqlQuery<T>(s.db.db(), text, params);
+const db = useOfferDb();
+const TEST_DB = db.kind;
+const q = db.q;
 
 beforeAll(async () => {
-  ({ close } = TEST_DB === "postgres" ? await openOwnPostgres() : await openLocalDb());
-  s = await offerModules();
-  city = await firstCity(q);
   // The service's rule: three attempts, then the radio.
-  await q(`INSERT INTO dispatch_setting (service_id, attempts, updated_at) VALUES ($1, 3, now())`, [city.service_id]);
-}, 180_000);
-
-afterAll(async () => {
-  await close();
+  await q(`INSERT INTO dispatch_setting (service_id, attempts, updated_at) VALUES ($1, 3, now())`, [db.city().service_id]);
 });
 
 describe(`a round's sweep of expired offers, set-wise (${TEST_DB})`, () => {
   it("closes every offer past its deadline as one would be closed, and leaves the rest", async () => {
     const { sweepOffers } = await import("@/server/dispatch/round");
-    const d = await makeDrivers(q, city, "EX", 4);
-    const [chained] = await makeDrivers(q, city, "EC", 1, "BUSY");
-    const o = await makeOrders(q, city, 5);
+    const d = await makeDrivers(q, db.city(), "EX", 4);
+    const [chained] = await makeDrivers(q, db.city(), "EC", 1, "BUSY");
+    const o = await makeOrders(q, db.city(), 5);
     // The second driver has let two offers in a row time out; the third order has had two attempts.
     await q(`UPDATE driver SET missed_offers = 2 WHERE id = $1`, [d[1]]);
     await q(`INSERT INTO dispatch_order (order_id, attempts) VALUES ($1, 2)`, [o[2]]);
-    const made = await s.batch.makeOffers(s.db.db(), [offer(o[0]!, d[0]!), offer(o[1]!, d[1]!), offer(o[2]!, d[2]!), offer(o[3]!, d[3]!), offer(o[4]!, chained!, "CHAIN")]);
+    const made = await db.modules().batch.makeOffers(db.modules().db.db(), [offer(o[0]!, d[0]!), offer(o[1]!, d[1]!), offer(o[2]!, d[2]!), offer(o[3]!, d[3]!), offer(o[4]!, chained!, "CHAIN")]);
     expect(made.map((m) => Object.keys(m)[0])).toEqual(["made", "made", "made", "made", "made"]);
     // All past their deadline but the fourth.
     await q(`UPDATE dispatch_offer SET deadline = now() - interval '1 second' WHERE order_id = ANY($1::int[]) AND order_id <> $2`, [o, o[3]]);
 
     const before = await statementsSent();
-    const expired = await sweepOffers(s.db.db());
+    const expired = await sweepOffers(db.modules().db.db());
     const sent = (await statementsSent()) - before;
     expect(expired).toBe(4);
     // The sweep's reads, BEGIN, the orders' and the offers' locks, the offers closed, the orders back to FREE, the timeouts (read, written),
@@ -103,6 +90,6 @@ describe(`a round's sweep of expired offers, set-wise (${TEST_DB})`, () => {
     expect(driverRows.get(chained!)).toEqual(["BUSY", 1, false]);
 
     // A second sweep finds nothing more to close.
-    expect(await sweepOffers(s.db.db())).toBe(0);
+    expect(await sweepOffers(db.modules().db.db())).toBe(0);
   });
 });

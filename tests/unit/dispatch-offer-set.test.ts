@@ -6,38 +6,22 @@
 // radio goes back to FREE first, a chained offer leaves its order where it
 // is, and the set costs a few statements whatever its size. A set that
 // fails as a whole is made again one offer at a time.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openLocalDb, openOwnPostgres } from "../support/local-db";
-import { offerModules, type OfferModules } from "../support/offer-modules";
-import { firstCity, makeDrivers, makeOrders, offerOf as offer, statementsSent, type OfferCity } from "../support/offer-fixtures";
+import { describe, expect, it } from "vitest";
+import { makeDrivers, makeOrders, offerOf as offer, statementsSent, useOfferDb } from "../support/offer-fixtures";
 
-const TEST_DB = process.env.TEST_DB === "postgres" ? "postgres" : "pglite";
-
-let close: () => Promise<void> = async () => undefined;
-let s: OfferModules;
-let city: OfferCity;
-
-const q = <T,>(text: string, params: unknown[] = []) => s.sql.sqlQuery<T>(s.db.db(), text, params);
-
-beforeAll(async () => {
-  ({ close } = TEST_DB === "postgres" ? await openOwnPostgres() : await openLocalDb());
-  s = await offerModules();
-  city = await firstCity(q);
-}, 180_000);
-
-afterAll(async () => {
-  await close();
-});
+const db = useOfferDb();
+const TEST_DB = db.kind;
+const q = db.q;
 
 describe(`a round's offers set-wise (${TEST_DB})`, () => {
   it("judges each pair under the locks as one offer would, and the rest land with their moves", async () => {
-    const d = await makeDrivers(q, city, "ST", 12);
-    const o = await makeOrders(q, city, 12);
-    const [busy] = await makeDrivers(q, city, "SB", 1, "BUSY");
-    const [chained] = await makeDrivers(q, city, "SC", 1, "BUSY");
-    const [radio] = await makeOrders(q, city, 1, "ORDER_ON_RADIO");
-    const [done] = await makeOrders(q, city, 1, "DONE_CANCELLED");
-    const [elsewhere] = await makeOrders(q, city, 1);
+    const d = await makeDrivers(q, db.city(), "ST", 12);
+    const o = await makeOrders(q, db.city(), 12);
+    const [busy] = await makeDrivers(q, db.city(), "SB", 1, "BUSY");
+    const [chained] = await makeDrivers(q, db.city(), "SC", 1, "BUSY");
+    const [radio] = await makeOrders(q, db.city(), 1, "ORDER_ON_RADIO");
+    const [done] = await makeOrders(q, db.city(), 1, "DONE_CANCELLED");
+    const [elsewhere] = await makeOrders(q, db.city(), 1);
     // Pair 1: automatic dispatch of the order paused. Pair 2: the driver off the line. Pair 3: on a break.
     // Pair 4: the driver answering an offer of another order. Pair 5: the order already offered to someone else.
     await q(`INSERT INTO dispatch_order (order_id, paused) VALUES ($1, true)`, [o[1]]);
@@ -47,7 +31,7 @@ describe(`a round's offers set-wise (${TEST_DB})`, () => {
       `INSERT INTO dispatch_offer (order_id, driver_id, attempt, kind, source, deadline) VALUES ($1, $2, 1, 'ADVANCE', 'AUTO', now() + interval '1 minute')`,
       [elsewhere, d[4]],
     );
-    const [other] = await makeDrivers(q, city, "SO", 1);
+    const [other] = await makeDrivers(q, db.city(), "SO", 1);
     await q(
       `INSERT INTO dispatch_offer (order_id, driver_id, attempt, kind, source, deadline) VALUES ($1, $2, 1, 'ADVANCE', 'AUTO', now() + interval '1 minute')`,
       [o[5], other],
@@ -69,7 +53,7 @@ describe(`a round's offers set-wise (${TEST_DB})`, () => {
       offer(o[11]!, d[11]!),
     ];
     const before = await statementsSent();
-    const outcomes = await s.batch.makeOffers(s.db.db(), inputs);
+    const outcomes = await db.modules().batch.makeOffers(db.modules().db.db(), inputs);
     const sent = (await statementsSent()) - before;
     const judged = outcomes.map((x) => ("made" in x ? "made" : "refused" in x ? (x.refused as { details: { reasonKey?: string; what?: string } }).details.reasonKey ?? (x.refused as { details: { reason?: string; what?: string } }).details.what ?? (x.refused as { details: { reason?: string } }).details.reason : "failed"));
     expect(judged).toEqual([
@@ -142,9 +126,9 @@ describe(`a round's offers set-wise (${TEST_DB})`, () => {
   });
 
   it("a set that fails as a whole (an order gone) is made one offer at a time: the others land", async () => {
-    const d = await makeDrivers(q, city, "SF", 3);
-    const o = await makeOrders(q, city, 2);
-    const outcomes = await s.batch.makeOffers(s.db.db(), [offer(o[0]!, d[0]!), offer(2_000_000_000, d[1]!), offer(o[1]!, d[2]!)]);
+    const d = await makeDrivers(q, db.city(), "SF", 3);
+    const o = await makeOrders(q, db.city(), 2);
+    const outcomes = await db.modules().batch.makeOffers(db.modules().db.db(), [offer(o[0]!, d[0]!), offer(2_000_000_000, d[1]!), offer(o[1]!, d[2]!)]);
     expect(outcomes.map((x) => Object.keys(x)[0])).toEqual(["made", "failed", "made"]);
     const rows = await q<{ state: string }>(`SELECT state FROM orders WHERE id = ANY($1::int[]) ORDER BY id`, [o]);
     expect(rows.map((r) => r.state)).toEqual(["SENT_TO_DRIVER", "SENT_TO_DRIVER"]);

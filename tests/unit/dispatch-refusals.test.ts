@@ -5,50 +5,34 @@
 // order the driver holds no offer of changes nothing; an order that does not
 // exist is that caller's error alone — and on PostgreSQL they cost a handful
 // of statements together.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { openLocalDb, openOwnPostgres } from "../support/local-db";
-import { offerModules, type OfferModules } from "../support/offer-modules";
-import { firstCity, makeDrivers, makeOrders, offerOf, statementsSent, type OfferCity } from "../support/offer-fixtures";
+import { makeDrivers, makeOrders, offerOf, statementsSent, useOfferDb } from "../support/offer-fixtures";
 
-const TEST_DB = process.env.TEST_DB === "postgres" ? "postgres" : "pglite";
-
-let close: () => Promise<void> = async () => undefined;
-let s: OfferModules;
-let city: OfferCity;
-
-const q = <T,>(text: string, params: unknown[] = []) => s.sql.sqlQuery<T>(s.db.db(), text, params);
-
-beforeAll(async () => {
-  ({ close } = TEST_DB === "postgres" ? await openOwnPostgres() : await openLocalDb());
-  s = await offerModules();
-  city = await firstCity(q);
-}, 180_000);
-
-afterAll(async () => {
-  await close();
-});
+const db = useOfferDb();
+const TEST_DB = db.kind;
+const q = db.q;
 
 describe(`drivers' refusals in sets (${TEST_DB})`, () => {
   it("each refusal judged as one would be, together in a few statements", async () => {
     const { refuseOfferInSet } = await import("@/server/dispatch/refusals");
-    const d = await makeDrivers(q, city, "RF", 7);
-    const o = await makeOrders(q, city, 6);
-    const made = await s.batch.makeOffers(s.db.db(), o.map((orderId, k) => offerOf(orderId, d[k]!)));
+    const d = await makeDrivers(q, db.city(), "RF", 7);
+    const o = await makeOrders(q, db.city(), 6);
+    const made = await db.modules().batch.makeOffers(db.modules().db.db(), o.map((orderId, k) => offerOf(orderId, d[k]!)));
     expect(made.every((m) => "made" in m)).toBe(true);
     const uuids = new Map((await q<{ id: number; uuid: string }>(`SELECT id, uuid::text AS uuid FROM orders WHERE id = ANY($1::int[])`, [o])).map((r) => [r.id, r.uuid]));
     const driver = (k: number) => ({ id: d[k]!, callSign: `RF${k + 1}` });
 
     const before = await statementsSent();
     const answers = await Promise.allSettled([
-      refuseOfferInSet(s.db.db(), driver(0), { uuid: uuids.get(o[0]!)! }, "далеко"),
-      refuseOfferInSet(s.db.db(), driver(1), { uuid: uuids.get(o[1]!)! }),
-      refuseOfferInSet(s.db.db(), driver(2), { uuid: uuids.get(o[2]!)! }, "пробка"),
-      refuseOfferInSet(s.db.db(), driver(3), { uuid: uuids.get(o[3]!)! }),
+      refuseOfferInSet(db.modules().db.db(), driver(0), { uuid: uuids.get(o[0]!)! }, "далеко"),
+      refuseOfferInSet(db.modules().db.db(), driver(1), { uuid: uuids.get(o[1]!)! }),
+      refuseOfferInSet(db.modules().db.db(), driver(2), { uuid: uuids.get(o[2]!)! }, "пробка"),
+      refuseOfferInSet(db.modules().db.db(), driver(3), { uuid: uuids.get(o[3]!)! }),
       // The seventh driver holds no offer of the fifth order: nothing changes.
-      refuseOfferInSet(s.db.db(), driver(6), { uuid: uuids.get(o[4]!)! }),
+      refuseOfferInSet(db.modules().db.db(), driver(6), { uuid: uuids.get(o[4]!)! }),
       // No such order: this caller's error, not the others'.
-      refuseOfferInSet(s.db.db(), driver(5), { uuid: randomUUID() }),
+      refuseOfferInSet(db.modules().db.db(), driver(5), { uuid: randomUUID() }),
     ]);
     const sent = (await statementsSent()) - before;
     expect(answers.slice(0, 5).map((a) => (a.status === "fulfilled" ? a.value : a.reason))).toEqual([{ orderId: o[0] }, { orderId: o[1] }, { orderId: o[2] }, { orderId: o[3] }, undefined]);
@@ -84,6 +68,6 @@ describe(`drivers' refusals in sets (${TEST_DB})`, () => {
     expect(driverStates.map((r) => r.state)).toEqual(["FREE", "FREE", "FREE", "FREE", "BUSY", "BUSY", "FREE"]);
 
     // The same driver refusing again: no live offer any more.
-    expect(await refuseOfferInSet(s.db.db(), driver(0), { uuid: uuids.get(o[0]!)! })).toBeUndefined();
+    expect(await refuseOfferInSet(db.modules().db.db(), driver(0), { uuid: uuids.get(o[0]!)! })).toBeUndefined();
   });
 });
