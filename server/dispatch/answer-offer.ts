@@ -139,70 +139,43 @@ export async function acceptOffer(db: Db, driver: OfferAnswerer, orderRef: { uui
   return { orderId: result.offer.orderId };
 }
 
-/** Refuses the driver's live offer of the order, with the driver's reason. Undefined: no live offer. */
-export async function refuseOffer(db: Db, driver: OfferAnswerer, orderRef: { uuid: string }, reason?: string): Promise<{ orderId: number } | undefined> {
-  const actor: Actor = { type: "DRIVER", id: driver.callSign };
-  const text = `refused by ${driver.callSign}${reason ? `: ${reason}` : ""}`;
-  const result = await db.$transaction(async (tx) => {
-    const order = await lockOrder(tx, orderRef);
-    const offer = await liveOfferOf(tx, order.id, driver.id);
-    if (!offer) return undefined;
-    return { offer, moves: await closeOfferInTx(tx, offer, "REFUSED", actor, text, order) };
-  });
-  if (!result) return undefined;
-  after(result.offer, "REFUSED", result.moves);
-  return { orderId: result.offer.orderId };
-}
-
-/** Closes one offer past its deadline (any instance may; the lock and the state check make it once). */
-export async function expireOffer(db: Db, offerId: number, orderId: number): Promise<boolean> {
-  const result = await db.$transaction(async (tx) => {
-    const order = await lockOrder(tx, { orderId });
-    const offer = await lockedOffer(tx, `id = $1 AND state = 'LIVE' AND deadline < now()`, [offerId]);
-    if (!offer) return undefined;
-    const [driver] = await sqlQuery<{ callSign: string }>(tx, `SELECT call_sign AS "callSign" FROM driver WHERE id = $1`, [offer.driverId]);
-    return { offer, moves: await closeOfferInTx(tx, offer, "TIMED_OUT", SYSTEM_ACTOR, `no answer from ${driver?.callSign ?? offer.driverId} in time`, order) };
-  });
-  if (!result) return false;
-  after(result.offer, "TIMED_OUT", result.moves);
-  return true;
-}
-
 /**
  * Closes the offers past their deadline a round's sweep found, in one transaction of a constant number of
  * statements (the orders' locks, the offers', the closing: closeOffersInTx); one at a time, each in its own
  * transaction, when that transaction fails as a whole (a deadlock with another instance's sweep or answers).
- * An offer answered or expired meanwhile (another instance's sweep) is passed over. How many it closed.
+ * An offer answered or expired meanwhile (another instance's sweep) is passed over: the lock and the state check
+ * close each once. How many it closed.
  */
 export async function expireOffers(db: Db, due: ReadonlyArray<{ id: number; order_id: number }>): Promise<number> {
   if (due.length === 0) return 0;
-  let result: { offers: LiveOfferRow[]; moves: MovedOrder[] };
+  let closed: Array<{ offers: LiveOfferRow[]; moves: MovedOrder[] }>;
   try {
-    result = await db.$transaction(async (tx) => {
-      const orders = new Map((await lockOrders(tx, due.map((d) => d.order_id))).map((o) => [o.id, o]));
-      const offers = await sqlQuery<RawOfferRow & { callSign: string | null }>(
-        tx,
-        `SELECT ${OFFER_COLUMNS}, (SELECT call_sign FROM driver WHERE driver.id = f.driver_id) AS "callSign"
-           FROM dispatch_offer f WHERE id = ANY($1::int[]) AND state = 'LIVE' AND deadline < now() ORDER BY id FOR UPDATE OF f`,
-        [due.map((d) => d.id)],
-      );
-      const closing = offers.map(({ deadlineMs, callSign, ...offer }) => ({
-        offer: { ...offer, deadline: new Date(deadlineMs) },
-        reason: `no answer from ${callSign ?? offer.driverId} in time`,
-        actor: SYSTEM_ACTOR,
-        ...(orders.has(offer.orderId) ? { locked: orders.get(offer.orderId)! } : {}),
-      }));
-      return { offers: closing.map((c) => c.offer), moves: await closeOffersInTx(tx, closing, "TIMED_OUT") };
-    });
+    closed = [await db.$transaction((tx) => expireInTx(tx, due))];
   } catch (error) {
     log.info("dispatch: a set of expired offers failed, closed one at a time instead", { offers: due.length, error: error instanceof Error ? error.message : String(error) });
-    let expired = 0;
-    for (const d of due) if (await expireOffer(db, d.id, d.order_id)) expired += 1;
-    return expired;
+    closed = [];
+    for (const d of due) closed.push(await db.$transaction((tx) => expireInTx(tx, [d])));
   }
-  publishMoves(result.moves);
-  for (const offer of result.offers) publishOffer({ ...offer, offerId: offer.id }, "TIMED_OUT");
-  return result.offers.length;
+  for (const { offers, moves } of closed) {
+    publishMoves(moves);
+    for (const offer of offers) publishOffer({ ...offer, offerId: offer.id }, "TIMED_OUT");
+  }
+  return closed.reduce((n, c) => n + c.offers.length, 0);
+}
+
+async function expireInTx(tx: Tx, due: ReadonlyArray<{ id: number; order_id: number }>): Promise<{ offers: LiveOfferRow[]; moves: MovedOrder[] }> {
+  const orders = new Map((await lockOrders(tx, due.map((d) => d.order_id))).map((o) => [o.id, o]));
+  const offers = await sqlQuery<RawOfferRow & { callSign: string | null }>(
+    tx,
+    `SELECT ${OFFER_COLUMNS}, (SELECT call_sign FROM driver WHERE driver.id = f.driver_id) AS "callSign"
+       FROM dispatch_offer f WHERE id = ANY($1::int[]) AND state = 'LIVE' AND deadline < now() ORDER BY id FOR UPDATE OF f`,
+    [due.map((d) => d.id)],
+  );
+  const closing = offers.map(({ deadlineMs, callSign, ...offer }): ClosingOffer => {
+    const locked = orders.get(offer.orderId);
+    return { offer: { ...offer, deadline: new Date(deadlineMs) }, reason: `no answer from ${callSign ?? offer.driverId} in time`, actor: SYSTEM_ACTOR, ...(locked ? { locked } : {}) };
+  });
+  return { offers: closing.map((c) => c.offer), moves: await closeOffersInTx(tx, closing, "TIMED_OUT") };
 }
 
 /** A dispatcher takes the offer back (WITHDRAWN); a LIVE order is free again. */

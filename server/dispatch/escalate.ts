@@ -22,9 +22,9 @@ export async function escalateOrdersInTx(tx: Tx, orderIds: readonly number[]): P
   if (orderIds.length === 0) return [];
   // The orders' locks, their states and what the rule needs in one statement by hand: every refusal and timeout
   // comes here (docs/performance.md, "A fleet of ten thousand"); the caller holds the locks already as a rule.
-  const rows = await sqlQuery<LockedOrder & { serviceId: number; regionId: number | null; attempts: number | null }>(
+  const rows = await sqlQuery<LockedOrder & { service_id: number; attempts: number | null }>(
     tx,
-    `SELECT o.id, o.uuid::text AS uuid, o.state, o.driver_id, o.region_id, o.version, o.service_id AS "serviceId", o.region_id AS "regionId", d.attempts
+    `SELECT o.id, o.uuid::text AS uuid, o.state, o.driver_id, o.region_id, o.version, o.service_id, d.attempts
        FROM orders o LEFT JOIN dispatch_order d ON d.order_id = o.id WHERE o.id = ANY($1::int[]) ORDER BY o.id FOR NO KEY UPDATE OF o`,
     [[...orderIds]],
   );
@@ -33,7 +33,7 @@ export async function escalateOrdersInTx(tx: Tx, orderIds: readonly number[]): P
   const due = orderIds.flatMap((id) => {
     const info = byId.get(id);
     if (!info || (info.state !== "FREE" && info.state !== "FREE_LONG")) return [];
-    const rule = settings.forOrder(info.serviceId, info.regionId);
+    const rule = settings.forOrder(info.service_id, info.region_id);
     const attempts = info.attempts;
     if (!rule || rule.mode === "MANUAL" || attempts === null || attempts < rule.attempts) return [];
     return [{ id, attempts, locked: info }];
@@ -45,7 +45,7 @@ export async function escalateOrdersInTx(tx: Tx, orderIds: readonly number[]): P
     due.map(({ id, attempts, locked }) => ({
       orderId: id,
       // Read under its lock just above, unchanged since.
-      locked: { id: locked.id, uuid: locked.uuid, state: locked.state, driver_id: locked.driver_id, region_id: locked.region_id, version: locked.version },
+      locked,
       to: "ORDER_ON_RADIO" as const,
       actor: SYSTEM_ACTOR,
       reason: `nobody accepted after ${attempts} offers: on the radio`,

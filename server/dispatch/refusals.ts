@@ -9,15 +9,15 @@
 // no timer; a lone refusal waits one turn of the event loop), each judged as
 // one would be: under its order's lock, the driver's live offer of it closed,
 // the order back to FREE and escalated (closeOffersInTx). A set whose
-// transaction fails as a whole is refused one at a time (refuseOffer).
+// transaction fails as a whole is refused one at a time, each a set of one.
 import type { Db } from "../db";
 import type { Actor } from "../actor";
 import { OrderError } from "../errors";
 import { log } from "../log";
-import { lockOrdersByUuid, publishMoves, type MovedOrder } from "../orders/move-order";
+import { lockOrdersByUuid, publishMoves } from "../orders/move-order";
 import { resultBatcher, type ResultBatcher } from "../db/result-batcher";
 import { sqlQuery } from "../db/sql";
-import { closeOffersInTx, refuseOffer, OFFER_COLUMNS, type ClosingOffer, type OfferAnswerer, type RawOfferRow } from "./answer-offer";
+import { closeOffersInTx, OFFER_COLUMNS, type ClosingOffer, type OfferAnswerer, type RawOfferRow } from "./answer-offer";
 import { publishOffer } from "./offer";
 
 interface Refusal {
@@ -55,47 +55,45 @@ function reasonOf(r: Refusal): string {
 }
 
 async function refuseSet(db: Db, items: readonly Refusal[]): Promise<Refused[]> {
-  let result: { closing: ClosingOffer[]; moves: MovedOrder[]; found: Set<string> };
   try {
-    result = await db.$transaction(async (tx) => {
-      // The orders' locks in id order, then their drivers' live offers of them, as a refusal on its own takes them.
-      const orders = await lockOrdersByUuid(tx, items.map((i) => i.uuid));
-      const byUuid = new Map(orders.map((o) => [o.uuid, o]));
-      const pairs = items.flatMap((i) => {
-        const order = byUuid.get(i.uuid);
-        return order ? [{ item: i, order }] : [];
-      });
-      const offers = await sqlQuery<RawOfferRow>(
-        tx,
-        `SELECT ${OFFER_COLUMNS} FROM dispatch_offer
-          WHERE (order_id, driver_id) IN (SELECT * FROM unnest($1::int[], $2::int[])) AND state = 'LIVE' ORDER BY id FOR UPDATE`,
-        [pairs.map((p) => p.order.id), pairs.map((p) => p.item.driver.id)],
-      );
-      const offerOf = new Map(offers.map(({ deadlineMs, ...offer }) => [offer.orderId, { ...offer, deadline: new Date(deadlineMs) }]));
-      const closing = pairs.flatMap(({ item, order }): ClosingOffer[] => {
-        const offer = offerOf.get(order.id);
-        const actor: Actor = { type: "DRIVER", id: item.driver.callSign };
-        return offer && offer.driverId === item.driver.id ? [{ offer, reason: reasonOf(item), actor, locked: order }] : [];
-      });
-      return { closing, moves: await closeOffersInTx(tx, closing, "REFUSED"), found: new Set(orders.map((o) => o.uuid)) };
-    });
+    return await refuseTogether(db, items);
   } catch (error) {
+    if (items.length === 1) return [{ error }];
     log.info("dispatch: a set of refusals failed, refused one at a time instead", { refusals: items.length, error: error instanceof Error ? error.message : String(error) });
-    return Promise.all(
-      items.map((i) =>
-        refuseOffer(db, i.driver, { uuid: i.uuid }, i.reason).then(
-          (refused): Refused => refused ?? { none: true },
-          (e: unknown): Refused => ({ error: e }),
-        ),
-      ),
-    );
+    return Promise.all(items.map((i) => refuseTogether(db, [i]).then((r) => r[0]!, (e: unknown): Refused => ({ error: e }))));
   }
-  publishMoves(result.moves);
-  for (const { offer } of result.closing) publishOffer({ ...offer, offerId: offer.id }, "REFUSED");
-  const closedBy = new Map(result.closing.map((c) => [`${c.offer.driverId}:${c.locked!.uuid}`, c.offer.orderId]));
+}
+
+/** The refusals in one transaction, each judged as one on its own; their outcomes in their order. */
+async function refuseTogether(db: Db, items: readonly Refusal[]): Promise<Refused[]> {
+  const { closed, moves, found } = await db.$transaction(async (tx) => {
+    // The orders' locks in id order, then their drivers' live offers of them.
+    const orders = await lockOrdersByUuid(tx, items.map((i) => i.uuid));
+    const byUuid = new Map(orders.map((o) => [o.uuid, o]));
+    const pairs = items.flatMap((item) => {
+      const order = byUuid.get(item.uuid);
+      return order ? [{ item, order }] : [];
+    });
+    const offers = await sqlQuery<RawOfferRow>(
+      tx,
+      `SELECT ${OFFER_COLUMNS} FROM dispatch_offer
+        WHERE (order_id, driver_id) IN (SELECT * FROM unnest($1::int[], $2::int[])) AND state = 'LIVE' ORDER BY id FOR UPDATE`,
+      [pairs.map((p) => p.order.id), pairs.map((p) => p.item.driver.id)],
+    );
+    const offerOf = new Map(offers.map(({ deadlineMs, ...offer }) => [`${offer.orderId}:${offer.driverId}`, { ...offer, deadline: new Date(deadlineMs) }]));
+    const closed = new Map<Refusal, ClosingOffer>();
+    for (const { item, order } of pairs) {
+      const offer = offerOf.get(`${order.id}:${item.driver.id}`);
+      const actor: Actor = { type: "DRIVER", id: item.driver.callSign };
+      if (offer) closed.set(item, { offer, reason: reasonOf(item), actor, locked: order });
+    }
+    return { closed, moves: await closeOffersInTx(tx, [...closed.values()], "REFUSED"), found: new Set(byUuid.keys()) };
+  });
+  publishMoves(moves);
+  for (const { offer } of closed.values()) publishOffer({ ...offer, offerId: offer.id }, "REFUSED");
   return items.map((i): Refused => {
-    if (!result.found.has(i.uuid)) return { error: new OrderError("NOT_FOUND", { what: "Order", id: i.uuid }) };
-    const orderId = closedBy.get(`${i.driver.id}:${i.uuid}`);
-    return orderId === undefined ? { none: true } : { orderId };
+    if (!found.has(i.uuid)) return { error: new OrderError("NOT_FOUND", { what: "Order", id: i.uuid }) };
+    const c = closed.get(i);
+    return c ? { orderId: c.offer.orderId } : { none: true };
   });
 }

@@ -70,4 +70,24 @@ describe(`drivers' refusals in sets (${TEST_DB})`, () => {
     // The same driver refusing again: no live offer any more.
     expect(await refuseOfferInSet(db.modules().db.db(), driver(0), { uuid: uuids.get(o[0]!)! })).toBeUndefined();
   });
+
+  it("a set that fails as a whole is refused one at a time: the failing refusal is its caller's error, the others land", async () => {
+    const { refuseOfferInSet } = await import("@/server/dispatch/refusals");
+    const d = await makeDrivers(q, db.city(), "RG", 3);
+    const o = await makeOrders(q, db.city(), 3);
+    await db.modules().batch.makeOffers(db.modules().db.db(), o.map((orderId, k) => offerOf(orderId, d[k]!)));
+    const uuids = new Map((await q<{ id: number; uuid: string }>(`SELECT id, uuid::text AS uuid FROM orders WHERE id = ANY($1::int[])`, [o])).map((r) => [r.id, r.uuid]));
+    // The database refuses to close the second order's offer (as a deadlock or a lost connection would fail the set).
+    await q(`CREATE FUNCTION refuse_test_refusal() RETURNS trigger LANGUAGE plpgsql AS $$
+             BEGIN IF NEW.order_id = ${o[1]} AND NEW.state = 'REFUSED' THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$`);
+    await q(`CREATE TRIGGER refuse_test_refusal BEFORE UPDATE ON dispatch_offer FOR EACH ROW EXECUTE FUNCTION refuse_test_refusal()`);
+    try {
+      const answers = await Promise.allSettled(o.map((orderId, k) => refuseOfferInSet(db.modules().db.db(), { id: d[k]!, callSign: `RG${k + 1}` }, { uuid: uuids.get(orderId)! })));
+      expect(answers.map((a) => a.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+      const states = await q<{ state: string }>(`SELECT state FROM orders WHERE id = ANY($1::int[]) ORDER BY id`, [o]);
+      expect(states.map((r) => r.state)).toEqual(["FREE", "SENT_TO_DRIVER", "FREE"]);
+    } finally {
+      await q(`DROP TRIGGER refuse_test_refusal ON dispatch_offer`);
+    }
+  });
 });
