@@ -14,7 +14,7 @@ import { errorMessage } from "../i18n/errors";
 import type { DriverIdentity } from "./keys";
 import { noteAppSeen } from "../dispatch/liveness";
 import { readDriverOrder, type DriverOrderView } from "./order-view";
-import { lastMessageId, newFromDispatch } from "../messages/driver-thread";
+import { newFromDispatch } from "../messages/driver-thread";
 import { sqlQuery } from "../db/sql";
 import { watchStream } from "./stream-sweep";
 
@@ -36,19 +36,25 @@ interface LiveRow {
   attempt: number | null;
   deadline_ms: number | null;
   arrival_seconds: number | null;
+  /** The newest of dispatch's messages to the driver (null: none). */
+  last_message: number | null;
 }
 
 /**
- * Whether the key still holds, and the driver's live offer, in one raw
- * statement: a stream's every wake-up asks it (each offer made and answered
- * wakes one; docs/performance.md, "A fleet of ten thousand").
+ * Whether the key still holds, the driver's live offer and the newest of
+ * dispatch's messages, in one raw statement: a stream's every wake-up asks it
+ * (each offer made and answered wakes one), and so does every stream opened,
+ * 10,000 of them every five minutes (docs/performance.md, "A fleet of ten
+ * thousand"). The messages themselves are read only when one is newer than
+ * what the stream sent.
  */
 async function readLive(db: Db, me: DriverIdentity): Promise<LiveRow | undefined> {
   const rows = await sqlQuery<LiveRow>(
     db,
     `SELECT coalesce($2::text IS NULL OR (d.active AND d.app_key_hash = $2::text), false) AS holds,
             o.id AS offer_id, o.order_id, o.kind::text AS kind, o.attempt,
-            (extract(epoch FROM o.deadline) * 1000)::float8 AS deadline_ms, o.arrival_seconds
+            (extract(epoch FROM o.deadline) * 1000)::float8 AS deadline_ms, o.arrival_seconds,
+            (SELECT max(m.id) FROM driver_message m WHERE m.driver_id = d.id AND m.sender = 'DISPATCHER') AS last_message
        FROM driver d LEFT JOIN dispatch_offer o ON o.driver_id = d.id AND o.state = 'LIVE'
       WHERE d.id = $1`,
     [me.id, me.keyHash ?? null],
@@ -158,12 +164,12 @@ async function streamOffers(db: Db, me: DriverIdentity, maxSeconds: number, writ
   // Dispatch's messages after the cursor are pushed as `event: message`: the phone's (`after_message`, the `id:` of
   // the last stream's events) when it reconnects, so that nothing written between two streams is left unpushed;
   // else those written from now on. Never past the newest message (a cursor from elsewhere would mute the next ones).
-  const newest = await lastMessageId(db, me.id);
-  let lastMessage = afterMessage === undefined ? newest : Math.min(afterMessage, newest);
+  // Set by the first read below (the newest message comes with the live offer, one statement for both).
+  let lastMessage = -1;
   // The state is read at the start, when a change is announced, and when the instance's sweep finds it differs from
   // what was sent (an announcement lost: stream-sweep.ts); a keep-alive alone reads nothing.
   let wakeSweep: (() => void) | undefined;
-  const unwatch = watchStream(db, { driverId: me.id, keyHash: me.keyHash, offerKey: () => last, lastMessage: () => lastMessage, wake: () => wakeSweep?.() });
+  const unwatch = watchStream(db, { driverId: me.id, keyHash: me.keyHash, offerKey: () => last, lastMessage: () => Math.max(0, lastMessage), wake: () => wakeSweep?.() });
   try {
     let woke: Wake = "sweep";
     while (!signal.aborted && Date.now() < until) {
@@ -173,6 +179,8 @@ async function streamOffers(db: Db, me: DriverIdentity, maxSeconds: number, writ
           write(`event: error\ndata: ${JSON.stringify({ error: { code: "UNAUTHORIZED", message: errorMessage("UNAUTHORIZED", {}, config().LANGUAGE) } })}\n\n`);
           return;
         }
+        const newest = live?.last_message ?? 0;
+        if (lastMessage < 0) lastMessage = afterMessage === undefined ? newest : Math.min(afterMessage, newest);
         // An open stream is a live app: dispatch offers to it (server/dispatch/liveness.ts; the sweep notes it between wake-ups).
         await noteAppSeen(db, me.id);
         const key = live && live.offer_id !== null ? String(live.offer_id) : "none";
@@ -182,7 +190,7 @@ async function streamOffers(db: Db, me: DriverIdentity, maxSeconds: number, writ
           write(`id: ${lastMessage}\nevent: offer\ndata: ${JSON.stringify({ offer: await offerView(db, me, live) })}\n\n`);
           last = key;
         }
-        if (woke !== "offer") {
+        if (woke !== "offer" && newest > lastMessage) {
           for (const message of await newFromDispatch(db, me.id, lastMessage)) {
             write(`id: ${message.id}\nevent: message\ndata: ${JSON.stringify({ message })}\n\n`);
             lastMessage = message.id;

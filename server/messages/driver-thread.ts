@@ -5,7 +5,6 @@ import type { Db } from "../db";
 import { writeAudit } from "../audit/write-audit";
 import { ValidationError } from "../errors";
 import { publish } from "../events/bus";
-import { sqlQuery } from "../db/sql";
 import { cleanMessageText, driverMessageView, messageSelect, type DriverMessageView } from "./message-view";
 
 const PAGE = 100;
@@ -41,10 +40,4 @@ export async function markReadByDriver(db: Db, driverId: number, upTo: number): 
 export async function newFromDispatch(db: Db, driverId: number, after: number): Promise<DriverMessageView[]> {
   const rows = await db.driverMessage.findMany({ where: { driverId, sender: "DISPATCHER", id: { gt: after } }, select: messageSelect, orderBy: { id: "asc" }, take: PAGE });
   return rows.map(driverMessageView);
-}
-
-/** The newest message of the driver's thread (0: none). By hand: every offer stream opened asks it (docs/performance.md, "A fleet of ten thousand"). */
-export async function lastMessageId(db: Db, driverId: number): Promise<number> {
-  const [last] = await sqlQuery<{ id: number | null }>(db, `SELECT max(id) AS id FROM driver_message WHERE driver_id = $1`, [driverId]);
-  return last?.id ?? 0;
 }
