@@ -23,7 +23,7 @@ export function startDispatchJob(): () => Promise<void> {
   const turn = async () => {
     // The instance's load since the last round bounds this round's offers (offer-budget.ts).
     const reading = pressureMonitor().read();
-    const budget = nextBudget(state.offerLimit, reading, last);
+    const budget = config().DISPATCH_PACE_OFFERS ? nextBudget(state.offerLimit, reading, last) : { limit: undefined, loadedBy: undefined };
     if ((budget.limit === undefined) !== (state.offerLimit === undefined)) {
       log.info(budget.limit === undefined ? "dispatch: the offers' bound lifted" : "dispatch: offers bounded while the instance is loaded", { limit: budget.limit, loadedBy: budget.loadedBy });
     }

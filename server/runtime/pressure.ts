@@ -1,7 +1,8 @@
-// How loaded this instance is, as its own requests feel it: how late its
-// event loop runs, and how full its bounded queues are (the requests waiting
-// for a place, server/http/load-shed.ts; the position reports waiting for
-// their statement, server/driver-app/position-write.ts). Work the instance
+// How loaded this instance is, as its own requests feel it: how full its
+// bounded queues are (the requests waiting for a place, server/http/
+// load-shed.ts; the position reports waiting for their statement, server/
+// driver-app/position-write.ts), and how late its event loop runs (for the
+// metrics: the rounds' own plan holds the loop too). Work the instance
 // makes for itself — a dispatch round's offers, each of which wakes a
 // phone's stream and brings its answer back — is paced by it
 // (server/dispatch/offer-budget.ts), so that the phones' own requests are
