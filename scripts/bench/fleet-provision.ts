@@ -13,6 +13,8 @@ export interface ProvisionedFleet {
   addresses: Array<{ street: string; house: string }>;
   serviceId: number;
   cityId: number;
+  /** The free orders provisioned, oldest first (their passengers may give up: fleet.ts --patience). */
+  freeOrderUuids: string[];
 }
 
 export async function provisionFleet(prisma: PrismaClient, o: { drivers: number; freeOrders: number; token: string }): Promise<ProvisionedFleet> {
@@ -63,5 +65,12 @@ export async function provisionFleet(prisma: PrismaClient, o: { drivers: number;
     `SELECT s.full_name AS street, h.number AS house FROM house h JOIN street s ON s.id = h.street_id WHERE s.city_id = $1 ORDER BY h.id LIMIT 500`,
     city.id,
   );
-  return { drivers: rows.map((r): FleetDriver => ({ id: r.id, key: `da_fleet_${o.token}_${r.i}`, lat: r.lat, lon: r.lon })), addresses, serviceId: services[0]!.id, cityId: city.id };
+  const free = await prisma.$queryRawUnsafe<Array<{ uuid: string }>>(`SELECT uuid::text AS uuid FROM orders WHERE street = 'ул. Бенчмарка' ORDER BY id`);
+  return {
+    drivers: rows.map((r): FleetDriver => ({ id: r.id, key: `da_fleet_${o.token}_${r.i}`, lat: r.lat, lon: r.lon })),
+    addresses,
+    serviceId: services[0]!.id,
+    cityId: city.id,
+    freeOrderUuids: free.map((f) => f.uuid),
+  };
 }

@@ -52,6 +52,15 @@ export interface FleetOptions {
   twoInstances?: boolean;
   /** `--no-rounds`: no dispatch rounds anywhere (so no offers): the positions' and streams' own floor, to set beside a run with them. */
   noRounds?: boolean;
+  /**
+   * `--patience=5m`: a passenger whose order is still there this long after it was made cancels it
+   * (POST /api/cancel_order), as passengers do; the provisioned free orders are given up one by one
+   * over the first such period, as if made one a second before the run. With orders made at 1 a
+   * second the city then keeps about as many free orders as the period has seconds, a steady load
+   * for a soak; without it, in the benchmark's worst case (every offer refused) they pile up until
+   * their attempts run out.
+   */
+  patienceSeconds?: number;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -228,13 +237,14 @@ export interface FleetResult {
   statements?: { positions: number; perReport: number; /** of them the event relay's NOTIFYs */ relayNotifies: number };
   /** delivery: per instance taking phones, the offers made to its drivers before the streams closed (the database) and those seen on their streams, with the latency of those. */
   offers: { n: number; latency: Latencies; /** Sightings after the first (a stream opened again while the offer was live); absent in older reports. */ seenAgain?: number; /** Those made during the positions' phase; absent in older reports. */ duringPositions?: Latencies; /** All, by the phase they were made in; absent in older reports. */ byPhase?: Record<OfferPhase, Latencies>; refusals: number; delivery?: Array<{ made: number; seen: number; latency: Latencies; unseen?: { states: Record<string, number>; madeSecondsBeforeClose: Latencies } }> };
-  orders: { rate: number; created: number; failed: number };
+  /** patienceSeconds, gaveUp, gaveUpFailed: with --patience, the orders their passengers cancelled (absent without it). */
+  orders: { rate: number; created: number; failed: number; patienceSeconds?: number; gaveUp?: number; gaveUpFailed?: number };
   rounds: { n: number; seconds: Latencies; planSeconds: Latencies; orders: number; drivers: number; pairs: number; offers: number; phasesP50Ms?: Record<string, number>;
     /** Rounds whose offers the instance's load bounded (absent before the bound). */
     bounded?: number;
     each?: Array<{ s: number; ms: number; phasesMs: Record<string, number>; planned?: number; made?: number; limit?: number; loopMs?: number; backlog?: number }> };
   /** --soak: the minutes of the positions held at the fleet's rate, and the verdict on their trend. */
-  soak?: { minutes: Minute[]; verdict: ReturnType<typeof judge>; chart: string };
+  soak?: { minutes: FleetMinute[]; verdict: ReturnType<typeof judge>; chart: string };
   memory: { peakMb: number | undefined; rssSamples: Array<{ s: number; mb: number | undefined }> };
 }
 
@@ -364,6 +374,28 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
     let ordering = true;
     let created = 0;
     let orderFailed = 0;
+    // --patience: when each order's passenger gives up (ms), oldest first; the provisioned ones spread over the first period.
+    const patienceMs = (o.patienceSeconds ?? 0) * 1000;
+    const ordersFrom = Date.now();
+    const givingUp: Array<{ uuid: string; at: number }> = patienceMs > 0 ? made.result.freeOrderUuids.map((uuid, k, all) => ({ uuid, at: ordersFrom + ((k + 1) * patienceMs) / all.length })) : [];
+    let gaveUp = 0;
+    let gaveUpFailed = 0;
+    const passengers = (async () => {
+      while (ordering && patienceMs > 0) {
+        // Orders made later give up later: the list stays in the order of its times.
+        while (givingUp.length && givingUp[0]!.at <= Date.now()) {
+          const { uuid } = givingUp.shift()!;
+          void fetch(`${app.url}/api/cancel_order`, {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body: new URLSearchParams({ api_key: app.apiKey, uuid }),
+          })
+            .then(async (r) => ((await r.text()).includes('"DONE"') ? gaveUp++ : gaveUpFailed++))
+            .catch(() => gaveUpFailed++);
+        }
+        await sleep(200);
+      }
+    })();
     const orders = (async () => {
       let i = 0;
       const start = Date.now();
@@ -380,12 +412,17 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
           headers: { "content-type": "application/x-www-form-urlencoded" },
           body: new URLSearchParams({ api_key: app.apiKey, phone: `+7927${String(i).padStart(7, "0")}`, street: a.street, house: a.house, moderation_required: "no", service_id: String(made.result.serviceId) }),
         })
-          .then(async (r) => ((await r.text()).includes('"DONE"') ? created++ : orderFailed++))
+          .then(async (r) => {
+            const reply = (await r.json()) as { status?: string; response?: { uuid?: string } };
+            if (reply.status !== "DONE") return orderFailed++;
+            created++;
+            if (patienceMs > 0 && reply.response?.uuid) givingUp.push({ uuid: reply.response.uuid, at: Date.now() + patienceMs });
+          })
           .catch(() => orderFailed++);
       }
     })();
     const runFrom = Date.now();
-    log(`  positions to the application: ${(N * 1000) / PERIOD_MS}/s for ${SECONDS} s, orders at ${ORDER_RATE}/s`);
+    log(`  positions to the application: ${(N * 1000) / PERIOD_MS}/s for ${SECONDS} s, orders at ${ORDER_RATE}/s${patienceMs > 0 ? `, each given up by its passenger ${o.patienceSeconds} s after it was made` : ""}`);
     const soak = o.soakSeconds ? await soakFleet(o, app, phones, gen, PERIOD_MS) : undefined;
     const cpu0 = cpuSeconds(pid);
     const roundsCpu0 = roundsApp ? cpuSeconds(roundsApp.process.pid) : NaN;
@@ -401,6 +438,7 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
     const runTo = Date.now();
     ordering = false;
     await orders;
+    await passengers;
     logPaced(log, appPaced);
     logCpu(log, cpuPositions);
     log(`    database statements: ${positionsStatements} (${(positionsStatements / Math.max(1, appPaced.ok)).toFixed(2)} a report served), of them the event relay's NOTIFYs ${positionsNotifies}`);
@@ -530,7 +568,7 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
       },
       statements: { positions: positionsStatements, perReport: Math.round((positionsStatements * 100) / Math.max(1, appPaced.ok)) / 100, relayNotifies: positionsNotifies },
       offers: { n: offerLatency.n, latency: offerLatency, seenAgain, duringPositions, byPhase, refusals: closed.refusals, delivery },
-      orders: { rate: ORDER_RATE, created, failed: orderFailed },
+      orders: { rate: ORDER_RATE, created, failed: orderFailed, ...(patienceMs > 0 ? { patienceSeconds: o.patienceSeconds, gaveUp, gaveUpFailed } : {}) },
       rounds: { n: rounds.length, seconds: roundMs, planSeconds: planMs, offers: lastRound?.roundOffers ?? NaN, orders: lastRound?.roundOrders ?? NaN, drivers: lastRound?.roundDrivers ?? NaN, pairs: lastRound?.roundPairs ?? NaN, phasesP50Ms,
         // Each round seen, when (seconds from the first sample) and its phases: a long one is explained by them.
         // Rounds whose offers were bounded (server/dispatch/offer-budget.ts); NaN from a build before the bound.
@@ -567,8 +605,11 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
  * general soak judges (soak.ts: a steady rise after the warm-up fails), and
  * charted.
  */
+/** A soak's minute, with the last dispatch round at its end: the free orders it weighed, its time (absent in reports before them). */
+export type FleetMinute = Minute & { freeOrders?: number; roundMs?: number };
+
 async function soakFleet(o: FleetOptions, app: { metricsUrl: string; process: ChildProcess; url: string }, phones: string[], gen: { ask: <T>(c: Record<string, unknown>) => Promise<T> }, periodMs: number) {
-  const minutes: Minute[] = [];
+  const minutes: FleetMinute[] = [];
   const count = Math.max(1, Math.round(o.soakSeconds! / 60));
   o.log(`  the soak: positions at the fleet's rate for ${count} minutes`);
   for (let minute = 1; minute <= count; minute++) {
@@ -584,6 +625,8 @@ async function soakFleet(o: FleetOptions, app: { metricsUrl: string; process: Ch
       rps: { position: p.rps },
       failed: p.bad + p.errors,
       liveStreams: status.open,
+      freeOrders: m.get('taxi_dispatch_round_last{figure="orders"}') ?? NaN,
+      roundMs: Math.round((m.get('taxi_dispatch_round_last{figure="seconds"}') ?? NaN) * 1000),
     });
     o.log(`    minute ${minute}: ${p.rps}/s, p50 ${p.latency.p50} ms, p99 ${p.latency.p99} ms, ${p.bad + p.errors} failed; RSS ${minutes.at(-1)!.rssMb} MB, heap ${minutes.at(-1)!.heapUsedMb} MB; ${status.open} streams open (${status.reconnects} reopened)`);
   }

@@ -16,6 +16,7 @@ import { Console } from "../support/dispatch-world";
 import { provisioningKeyFor } from "@/server/driver-app/keys";
 import { closeAgents, send } from "./support/http";
 import { freshDatabase, startInstance, template, type AppInstance } from "./support/instance";
+import http from "node:http";
 
 const METRICS_TOKEN = "statements-metrics-token-0123456789";
 const REQUESTS = 200;
@@ -215,6 +216,55 @@ describe.skipIf(TEST_DB !== "postgres")("database statements per request (Postgr
     expect(refused.status, refused.text).toBe(409);
     expect((JSON.parse(refused.text) as { error: { code: string } }).error.code).toBe("CONFLICT");
     expect(await database.use((prisma) => prisma.driver.findUniqueOrThrow({ where: { callSign: off }, select: { appSeenAt: true } }))).toMatchObject({ appSeenAt: expect.any(Date) });
+  });
+
+  it("an offer stream opened, with no offer and no message: under 1.5 (the key, the live offer and the newest message in one statement; 3 when the newest message and the messages were statements of their own)", async () => {
+    const count = 40;
+    const callSigns = await database.use(async (prisma) => {
+      const city = await prisma.city.findFirstOrThrow({ select: { id: true, lat: true, lon: true } });
+      const service = await prisma.service.findFirstOrThrow({ where: { cityId: city.id }, select: { id: true } });
+      return Promise.all(
+        Array.from({ length: count }, async (_, i) => {
+          const driver = await prisma.driver.create({
+            data: { cityId: city.id, callSign: `ПТ${i}`, firstName: "Поток", phone: `+7916902${String(1000 + i)}`, state: "FREE", lat: city.lat, lon: city.lon, positionAt: new Date(), services: { create: { serviceId: service.id } } },
+            select: { callSign: true },
+          });
+          return driver.callSign;
+        }),
+      );
+    });
+    const provisioning = provisioningKeyFor(template().appSecret);
+    const keys: string[] = [];
+    for (const callSign of callSigns) {
+      const issued = await send(app.url, { method: "POST", path: "/driver-app/v1/keys", headers: { authorization: `Bearer ${provisioning}`, "content-type": "application/json" }, body: JSON.stringify({ call_sign: callSign }) });
+      expect(issued.status, issued.text).toBe(200);
+      keys.push(String((JSON.parse(issued.text) as { app_key: string }).app_key));
+    }
+    // A phone's stream, as EventSource opens it, read up to its first event (the offer: none), then closed.
+    const target = new URL(app.url);
+    const open = (i: number) =>
+      new Promise<boolean>((resolve) => {
+        const req = http.get({ host: target.hostname, port: target.port, path: "/driver-app/v1/offer/stream", headers: { authorization: `Bearer ${keys[i]}`, accept: "text/event-stream" } }, (res) => {
+          let seen = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => {
+            seen += chunk;
+            if (/event: offer\ndata: \{"offer":null\}/.test(seen)) {
+              req.destroy();
+              resolve(res.statusCode === 200);
+            }
+          });
+          res.on("end", () => resolve(false));
+        });
+        req.on("error", () => resolve(false));
+        req.setTimeout(10_000, () => req.destroy());
+      });
+    // A first stream each: the key is in the instance's cache and the app's mark stored, as a phone's are when its
+    // stream closes after its five minutes and it opens the next.
+    for (let i = 0; i < count; i += 1) expect(await open(i)).toBe(true);
+    const cost = await perRequest((i) => open(i), count, 1);
+    console.log(`offer stream opened: ${cost.toFixed(2)} statements a stream`);
+    expect(cost).toBeLessThan(1.5);
   });
 
   it("an order's read: under 1.2", async () => {
