@@ -103,8 +103,6 @@ export const configSchema = z.object({
    * one instance on the database must keep it on (the offers reach the others' streams through the event relay).
    */
   DISPATCH_ROUNDS: yesNo.default(true),
-  /** A round's offers bounded while the instance is loaded (server/dispatch/offer-budget.ts); no: every offer the plan wants, however loaded. */
-  DISPATCH_PACE_OFFERS: yesNo.default(true),
   /** How often automatic dispatch runs (server/dispatch/job.ts): offers, timeouts, escalation, queues. */
   DISPATCH_TICK_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   /** A driver whose last position is older than this is not offered orders (0: no limit). */

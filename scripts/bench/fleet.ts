@@ -182,11 +182,6 @@ interface Sampled {
   roundPairs: number;
   roundPlanSeconds: number;
   roundOffers: number;
-  /** The offers the last round planned, its bound (0: none) and the load that set it (NaN from a build before the bound). */
-  roundPlanned: number;
-  roundLimit: number;
-  loopDelayMs: number;
-  backlogShare: number;
   /** The last round's phases (seconds; NaN from a build that does not time them). */
   roundPhases: Record<string, number>;
 }
@@ -239,10 +234,7 @@ export interface FleetResult {
   offers: { n: number; latency: Latencies; /** Sightings after the first (a stream opened again while the offer was live); absent in older reports. */ seenAgain?: number; /** Those made during the positions' phase; absent in older reports. */ duringPositions?: Latencies; /** All, by the phase they were made in; absent in older reports. */ byPhase?: Record<OfferPhase, Latencies>; refusals: number; delivery?: Array<{ made: number; seen: number; latency: Latencies; unseen?: { states: Record<string, number>; madeSecondsBeforeClose: Latencies } }> };
   /** patienceSeconds, gaveUp, gaveUpFailed: with --patience, the orders their passengers cancelled (absent without it). */
   orders: { rate: number; created: number; failed: number; patienceSeconds?: number; gaveUp?: number; gaveUpFailed?: number };
-  rounds: { n: number; seconds: Latencies; planSeconds: Latencies; orders: number; drivers: number; pairs: number; offers: number; phasesP50Ms?: Record<string, number>;
-    /** Rounds whose offers the instance's load bounded (absent before the bound). */
-    bounded?: number;
-    each?: Array<{ s: number; ms: number; phasesMs: Record<string, number>; planned?: number; made?: number; limit?: number; loopMs?: number; backlog?: number }> };
+  rounds: { n: number; seconds: Latencies; planSeconds: Latencies; orders: number; drivers: number; pairs: number; offers: number; phasesP50Ms?: Record<string, number>; each?: Array<{ s: number; ms: number; phasesMs: Record<string, number> }> };
   /** --soak: the minutes of the positions held at the fleet's rate, and the verdict on their trend. */
   soak?: { minutes: FleetMinute[]; verdict: ReturnType<typeof judge>; chart: string };
   memory: { peakMb: number | undefined; rssSamples: Array<{ s: number; mb: number | undefined }> };
@@ -338,10 +330,6 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
         roundPairs: r.get('taxi_dispatch_round_last{figure="pairs"}') ?? NaN,
         roundPlanSeconds: r.get('taxi_dispatch_round_last{figure="plan_seconds"}') ?? NaN,
         roundOffers: r.get('taxi_dispatch_round_last{figure="offers"}') ?? NaN,
-        roundPlanned: r.get('taxi_dispatch_round_last{figure="planned"}') ?? NaN,
-        roundLimit: r.get('taxi_dispatch_round_last{figure="offer_limit"}') ?? NaN,
-        loopDelayMs: r.get('taxi_dispatch_round_last{figure="loop_delay_ms"}') ?? NaN,
-        backlogShare: r.get('taxi_dispatch_round_last{figure="backlog_share"}') ?? NaN,
         roundPhases: Object.fromEntries(PHASES.map((p) => [p, r.get(`taxi_dispatch_round_last{figure="${p}_seconds"}`) ?? NaN])),
       });
       await sleep(1_000);
@@ -530,8 +518,6 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
     void during;
     const lastRound = rounds.at(-1);
     log(`  the rounds' phases, p50 ms: ${PHASES.map((p) => `${p} ${phasesP50Ms[p]}`).join(", ")}`);
-    const bounded = rounds.filter((r) => r.roundLimit > 0);
-    log(`  rounds under a bound on their offers (the instance loaded): ${bounded.length} of ${rounds.length}`);
     log(`  dispatch rounds seen: ${rounds.length}, p50 ${roundMs.p50} ms, max ${roundMs.max} ms; their plan p50 ${planMs.p50} ms, max ${planMs.max} ms (last: ${lastRound?.roundOrders} orders x ${lastRound?.roundDrivers} drivers, ${lastRound?.roundPairs} pairs, ${lastRound?.roundOffers} offers)`);
     const rss = samples.map((s) => s.rssMb ?? 0);
     const result: FleetResult = {
@@ -571,14 +557,7 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
       orders: { rate: ORDER_RATE, created, failed: orderFailed, ...(patienceMs > 0 ? { patienceSeconds: o.patienceSeconds, gaveUp, gaveUpFailed } : {}) },
       rounds: { n: rounds.length, seconds: roundMs, planSeconds: planMs, offers: lastRound?.roundOffers ?? NaN, orders: lastRound?.roundOrders ?? NaN, drivers: lastRound?.roundDrivers ?? NaN, pairs: lastRound?.roundPairs ?? NaN, phasesP50Ms,
         // Each round seen, when (seconds from the first sample) and its phases: a long one is explained by them.
-        // Rounds whose offers were bounded (server/dispatch/offer-budget.ts); NaN from a build before the bound.
-        bounded: Number.isFinite(lastRound?.roundLimit) ? bounded.length : NaN,
-        each: rounds.map((r) => ({
-          s: Math.round((r.at - samples[0]!.at) / 1000),
-          ms: Math.round(r.roundSeconds * 1000),
-          phasesMs: Object.fromEntries(PHASES.map((p) => [p, Math.round(r.roundPhases[p]! * 1000)])),
-          ...(Number.isFinite(r.roundLimit) ? { planned: r.roundPlanned, made: r.roundOffers, limit: r.roundLimit, loopMs: Math.round(r.loopDelayMs), backlog: Math.round(r.backlogShare * 100) / 100 } : {}),
-        })) },
+        each: rounds.map((r) => ({ s: Math.round((r.at - samples[0]!.at) / 1000), ms: Math.round(r.roundSeconds * 1000), phasesMs: Object.fromEntries(PHASES.map((p) => [p, Math.round(r.roundPhases[p]! * 1000)])) })) },
       ...(soak ? { soak } : {}),
       memory: { peakMb: Math.max(...rss), rssSamples: samples.map((s) => ({ s: Math.round((s.at - samples[0]!.at) / 1000), mb: s.rssMb })) },
     };
@@ -597,6 +576,9 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
   }
 }
 
+/** A soak's minute, with the last dispatch round at its end: the free orders it weighed, its time (absent in reports before them). */
+export type FleetMinute = Minute & { freeOrders?: number; roundMs?: number };
+
 /**
  * The soak: the fleet's positions held at their rate for o.soakSeconds in
  * one-minute phases (the streams open, reopened when the server closes them
@@ -605,9 +587,6 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
  * general soak judges (soak.ts: a steady rise after the warm-up fails), and
  * charted.
  */
-/** A soak's minute, with the last dispatch round at its end: the free orders it weighed, its time (absent in reports before them). */
-export type FleetMinute = Minute & { freeOrders?: number; roundMs?: number };
-
 async function soakFleet(o: FleetOptions, app: { metricsUrl: string; process: ChildProcess; url: string }, phones: string[], gen: { ask: <T>(c: Record<string, unknown>) => Promise<T> }, periodMs: number) {
   const minutes: FleetMinute[] = [];
   const count = Math.max(1, Math.round(o.soakSeconds! / 60));

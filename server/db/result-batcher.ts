@@ -12,8 +12,6 @@
 export interface ResultBatcher<T, R> {
   /** Resolves with this item's result once the statement holding it has committed; rejects with its error, or at once when maxWaiting items wait. */
   add(item: T): Promise<R>;
-  /** Items waiting for a statement now (not those in flight): how far behind the writes are. */
-  waiting(): number;
 }
 
 interface Waiting<T, R> {
@@ -85,6 +83,5 @@ export function resultBatcher<T, R>(
         else if (flushing > 0 && flushing < maxInFlight && waiting.length >= (options.maxItems ?? 500) / 4) void flush();
       });
     },
-    waiting: () => waiting.length,
   };
 }

@@ -10,8 +10,6 @@ import { metrics } from "../metrics/registry";
 import { raiseFreeLong } from "./alerts";
 import { advanceRound } from "./advance";
 import { dispatchRound, newRoundState, ROUND_PHASES } from "./round";
-import { nextBudget } from "./offer-budget";
-import { pressureMonitor } from "../runtime/pressure";
 
 export function startDispatchJob(): () => Promise<void> {
   const interval = config().DISPATCH_TICK_MS;
@@ -19,18 +17,9 @@ export function startDispatchJob(): () => Promise<void> {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
-  let last = { planned: 0, made: 0 };
   const turn = async () => {
-    // The instance's load since the last round bounds this round's offers (offer-budget.ts).
-    const reading = pressureMonitor().read();
-    const budget = config().DISPATCH_PACE_OFFERS ? nextBudget(state.offerLimit, reading, last) : { limit: undefined, loadedBy: undefined };
-    if ((budget.limit === undefined) !== (state.offerLimit === undefined)) {
-      log.info(budget.limit === undefined ? "dispatch: the offers' bound lifted" : "dispatch: offers bounded while the instance is loaded", { limit: budget.limit, loadedBy: budget.loadedBy });
-    }
-    state.offerLimit = budget.limit;
     const t0 = performance.now();
     const report = await dispatchRound(db(), state);
-    last = { planned: report.planned, made: report.offers };
     const seconds = (performance.now() - t0) / 1000;
     const m = metrics();
     m.dispatchRound.observe(seconds);
@@ -39,11 +28,6 @@ export function startDispatchJob(): () => Promise<void> {
     m.dispatchRoundLast.set({ figure: "drivers" }, report.drivers);
     m.dispatchRoundLast.set({ figure: "pairs" }, report.pairs);
     m.dispatchRoundLast.set({ figure: "offers" }, report.offers);
-    m.dispatchRoundLast.set({ figure: "planned" }, report.planned);
-    // 0: no bound.
-    m.dispatchRoundLast.set({ figure: "offer_limit" }, budget.limit ?? 0);
-    m.dispatchRoundLast.set({ figure: "loop_delay_ms" }, reading.loopDelayP99Ms);
-    m.dispatchRoundLast.set({ figure: "backlog_share" }, reading.backlogShare);
     m.dispatchRoundLast.set({ figure: "plan_seconds" }, report.planSeconds);
     for (const name of ROUND_PHASES) m.dispatchRoundLast.set({ figure: `${name}_seconds` }, report.phases[name]);
     await raiseFreeLong(db());

@@ -23,7 +23,6 @@ import { isCandidate, radiusNowKm } from "./core/eligibility";
 import { readChainDrivers, readExpiredOffers, readFreeDrivers, readFreeOrders, readQueuePlaces, withdrawStaleOffers, type FreeOrderRow } from "./data";
 import { loadSettings, type DispatchSettings } from "./settings";
 import { moveIfStill } from "./timed-moves";
-import { byOfferPriority } from "./offer-budget";
 
 /**
  * The drivers who are a candidate of at least one order by the rules that
@@ -87,14 +86,10 @@ export function candidatePool(orders: readonly OrderToDispatch[], drivers: reado
 export interface RoundState {
   /** When each city last had a batch (pacing only; correctness never depends on it). */
   lastBatch: Map<number, number>;
-  /** Offers the round may make at most, over all cities (offer-budget.ts: the instance loaded); undefined: no bound. */
-  offerLimit?: number;
 }
 
 export interface RoundReport {
   offers: number;
-  /** The offers the round's plan wanted to make (more than it made when its bound held some back, or pairs were taken meanwhile). */
-  planned: number;
   expired: number;
   toRadio: number;
   /** Free orders and free drivers the round weighed, and the candidate pairs among them (the round's size, for the metrics). */
@@ -130,7 +125,7 @@ interface Candidate {
 }
 
 export async function dispatchRound(db: Db, state: RoundState, now = new Date()): Promise<RoundReport> {
-  const report: RoundReport = { offers: 0, planned: 0, expired: 0, toRadio: 0, orders: 0, drivers: 0, pairs: 0, planSeconds: 0, phases: { sweep: 0, read: 0, pool: 0, arrival: 0, assign: 0, offers: 0 } };
+  const report: RoundReport = { offers: 0, expired: 0, toRadio: 0, orders: 0, drivers: 0, pairs: 0, planSeconds: 0, phases: { sweep: 0, read: 0, pool: 0, arrival: 0, assign: 0, offers: 0 } };
   const started = performance.now();
   let mark = started;
   // Each phase ends by giving the event loop a turn: the requests of the
@@ -166,7 +161,6 @@ export async function dispatchRound(db: Db, state: RoundState, now = new Date())
   const driverRows = [...(await readFreeDrivers(db)), ...(maxChain > 0 ? await readChainDrivers(db, maxChain) : [])];
   await phase("read");
 
-  let offersLeft = state.offerLimit ?? Number.POSITIVE_INFINITY;
   for (const [cityId, candidates] of byCity) {
     const drivers = driverRows.filter((d) => d.city_id === cityId).map((d) => driverInput(d, queue, now));
     if (drivers.length === 0) continue;
@@ -187,17 +181,10 @@ export async function dispatchRound(db: Db, state: RoundState, now = new Date())
     if (pool.length === 0) continue;
     const arrivals = await candidateArrivals(db, cityId, orders, pool, theirs, now);
     await phase("arrival");
-    const planned = planCity(chosen, orders, pool, arrivals, batchDue);
+    const assignments = planCity(chosen, orders, pool, arrivals, batchDue);
     await phase("assign");
     report.planSeconds = (performance.now() - started) / 1000;
-    report.planned += planned.length;
     const byOrder = new Map(chosen.map((c) => [c.row.id, c]));
-    // The instance is loaded (offer-budget.ts): the orders offered least often, then the longest waiting, get the offers it may make.
-    const assignments =
-      planned.length <= offersLeft
-        ? planned
-        : byOfferPriority(planned.map((a) => ({ ...a, attempts: byOrder.get(a.orderId)!.row.attempts ?? 0, createdAt: new Date(byOrder.get(a.orderId)!.row.created_at).getTime() }))).slice(0, offersLeft);
-    offersLeft -= assignments.length;
     // The offers in batches of one transaction each, a savepoint an offer, a few batches at once on PostgreSQL
     // (offer-batch.ts): a pair taken meanwhile (by this instance or another) rolls back alone, the others still land.
     const outcomes = await makeOffers(

@@ -23,7 +23,6 @@ import { preparedQuery, type PreparedStatement } from "../db/sql";
 import { resultBatcher, type ResultBatcher } from "../db/result-batcher";
 import { MOVED_DEGREES } from "../dispatch/liveness";
 import { OrderError } from "../errors";
-import { registerBacklog } from "../runtime/pressure";
 
 export interface PositionRow {
   driverId: number;
@@ -148,9 +147,6 @@ export async function writePosition(db: Db, row: PositionRow, beforeWait?: () =>
       full: () => new OrderError("RATE_LIMITED", { reason: "positions are arriving faster than they are written" }),
     });
     writers.set(db, writer);
-    // How far behind the positions are paces the work the instance makes for itself (the rounds' offers).
-    const queue = writer;
-    registerBacklog({ name: "positions", waiting: () => queue.waiting(), capacity: MAX_WAITING });
   }
   const pending = writer.add(row);
   beforeWait?.();

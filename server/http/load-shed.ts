@@ -25,7 +25,6 @@ import { driverAppError } from "../driver-app/api/reply";
 import { exchangeError, participantError } from "../exchange-api/reply";
 import type { ApiResponse } from "./types";
 import { underPrefix } from "./request-target";
-import { registerBacklog } from "../runtime/pressure";
 
 export interface LimiterSettings {
   maxInFlight: number;
@@ -126,12 +125,7 @@ const limiterKey = Symbol.for("taxi.workLimiter");
 export function workLimiter(): WorkLimiter {
   const holder = globalThis as { [limiterKey]?: WorkLimiter };
   const cfg = config();
-  if (!holder[limiterKey]) {
-    const limiter = new WorkLimiter({ maxInFlight: cfg.MAX_REQUESTS_IN_FLIGHT, maxQueued: cfg.MAX_REQUESTS_QUEUED, maxWaitMs: cfg.MAX_QUEUE_WAIT_MS });
-    // Requests waiting for a place pace the work the instance makes for itself (server/runtime/pressure.ts).
-    registerBacklog({ name: "requests", waiting: () => limiter.queued, capacity: cfg.MAX_REQUESTS_QUEUED });
-    holder[limiterKey] = limiter;
-  }
+  holder[limiterKey] ??= new WorkLimiter({ maxInFlight: cfg.MAX_REQUESTS_IN_FLIGHT, maxQueued: cfg.MAX_REQUESTS_QUEUED, maxWaitMs: cfg.MAX_QUEUE_WAIT_MS });
   return holder[limiterKey];
 }
 

@@ -85,7 +85,7 @@ function create() {
     }),
     dispatchRoundLast: new Gauge({
       name: "taxi_dispatch_round_last",
-      help: "The last round of automatic dispatch: seconds it took, free orders and free drivers it considered, pairs whose arrival time was computed, offers planned and made, the bound on its offers (0: none) and the load that set it (the event loop's p99 delay in ms, the fullest queue's share)",
+      help: "The last round of automatic dispatch: seconds it took, free orders and free drivers it considered, pairs whose arrival time was computed, offers made",
       labelNames: ["figure"] as const,
       registers,
     }),
