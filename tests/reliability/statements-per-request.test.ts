@@ -80,6 +80,34 @@ describe.skipIf(TEST_DB !== "postgres")("database statements per request (Postgr
     return spent / count;
   }
 
+  /**
+   * `count` drivers on shift at the city's centre (call signs `prefix`0.., phones `phones` + 1000..), each with a
+   * key from the provisioning call (a call that marks no app: the drivers are not seen until their app calls).
+   */
+  async function driversWithKeys(prefix: string, firstName: string, phones: string, count: number): Promise<{ callSigns: string[]; keys: string[] }> {
+    const callSigns = await database.use(async (prisma) => {
+      const city = await prisma.city.findFirstOrThrow({ select: { id: true, lat: true, lon: true } });
+      const service = await prisma.service.findFirstOrThrow({ where: { cityId: city.id }, select: { id: true } });
+      return Promise.all(
+        Array.from({ length: count }, async (_, i) => {
+          const driver = await prisma.driver.create({
+            data: { cityId: city.id, callSign: `${prefix}${i}`, firstName, phone: `${phones}${String(1000 + i)}`, state: "FREE", lat: city.lat, lon: city.lon, positionAt: new Date(), services: { create: { serviceId: service.id } } },
+            select: { callSign: true },
+          });
+          return driver.callSign;
+        }),
+      );
+    });
+    const provisioning = provisioningKeyFor(template().appSecret);
+    const keys: string[] = [];
+    for (const callSign of callSigns) {
+      const issued = await send(app.url, { method: "POST", path: "/driver-app/v1/keys", headers: { authorization: `Bearer ${provisioning}`, "content-type": "application/json" }, body: JSON.stringify({ call_sign: callSign }) });
+      expect(issued.status, issued.text).toBe(200);
+      keys.push(String((JSON.parse(issued.text) as { app_key: string }).app_key));
+    }
+    return { callSigns, keys };
+  }
+
   it("order creation, address form: under 2 (the insert, the calls' link in batches, the relay)", async () => {
     const notifiesFrom = await counter("taxi_event_relay_notifies_total");
     const from = Date.now();
@@ -167,27 +195,7 @@ describe.skipIf(TEST_DB !== "postgres")("database statements per request (Postgr
 
   it("a driver's position report, one at a time: under 1.5 (the batch's statement, with the app's mark of being seen in it: 2 when the mark was a statement of its own)", async () => {
     const count = 60;
-    const callSigns = await database.use(async (prisma) => {
-      const city = await prisma.city.findFirstOrThrow({ select: { id: true, lat: true, lon: true } });
-      const service = await prisma.service.findFirstOrThrow({ where: { cityId: city.id }, select: { id: true } });
-      return Promise.all(
-        Array.from({ length: count }, async (_, i) => {
-          const driver = await prisma.driver.create({
-            data: { cityId: city.id, callSign: `ПЗ${i}`, firstName: "Позиция", phone: `+7916901${String(1000 + i)}`, state: "FREE", lat: city.lat, lon: city.lon, positionAt: new Date(), services: { create: { serviceId: service.id } } },
-            select: { callSign: true },
-          });
-          return driver.callSign;
-        }),
-      );
-    });
-    // Each phone's key from the provisioning call (a call that marks no app: the drivers are not seen until they report).
-    const provisioning = provisioningKeyFor(template().appSecret);
-    const keys: string[] = [];
-    for (const callSign of callSigns) {
-      const issued = await send(app.url, { method: "POST", path: "/driver-app/v1/keys", headers: { authorization: `Bearer ${provisioning}`, "content-type": "application/json" }, body: JSON.stringify({ call_sign: callSign }) });
-      expect(issued.status, issued.text).toBe(200);
-      keys.push(String((JSON.parse(issued.text) as { app_key: string }).app_key));
-    }
+    const { callSigns, keys } = await driversWithKeys("ПЗ", "Позиция", "+7916901", count);
     const seen = () => database.use(async (prisma) => (await prisma.driver.findMany({ where: { callSign: { in: callSigns } }, orderBy: { id: "asc" }, select: { appSeenAt: true } })).map((d) => d.appSeenAt?.getTime() ?? 0));
     expect(Math.max(...(await seen()))).toBe(0);
     const report = async (i: number, lat: number) => {
@@ -220,26 +228,7 @@ describe.skipIf(TEST_DB !== "postgres")("database statements per request (Postgr
 
   it("an offer stream opened, with no offer and no message: under 1.5 (the key, the live offer and the newest message in one statement; 3 when the newest message and the messages were statements of their own)", async () => {
     const count = 40;
-    const callSigns = await database.use(async (prisma) => {
-      const city = await prisma.city.findFirstOrThrow({ select: { id: true, lat: true, lon: true } });
-      const service = await prisma.service.findFirstOrThrow({ where: { cityId: city.id }, select: { id: true } });
-      return Promise.all(
-        Array.from({ length: count }, async (_, i) => {
-          const driver = await prisma.driver.create({
-            data: { cityId: city.id, callSign: `ПТ${i}`, firstName: "Поток", phone: `+7916902${String(1000 + i)}`, state: "FREE", lat: city.lat, lon: city.lon, positionAt: new Date(), services: { create: { serviceId: service.id } } },
-            select: { callSign: true },
-          });
-          return driver.callSign;
-        }),
-      );
-    });
-    const provisioning = provisioningKeyFor(template().appSecret);
-    const keys: string[] = [];
-    for (const callSign of callSigns) {
-      const issued = await send(app.url, { method: "POST", path: "/driver-app/v1/keys", headers: { authorization: `Bearer ${provisioning}`, "content-type": "application/json" }, body: JSON.stringify({ call_sign: callSign }) });
-      expect(issued.status, issued.text).toBe(200);
-      keys.push(String((JSON.parse(issued.text) as { app_key: string }).app_key));
-    }
+    const { keys } = await driversWithKeys("ПТ", "Поток", "+7916902", count);
     // A phone's stream, as EventSource opens it, read up to its first event (the offer: none), then closed.
     const target = new URL(app.url);
     const open = (i: number) =>
