@@ -47,12 +47,13 @@ export async function provisionFleet(prisma: PrismaClient, o: { drivers: number;
   await prisma.$executeRawUnsafe(`INSERT INTO driver_service (driver_id, service_id) SELECT d.id, s.id FROM driver d, service s WHERE d.call_sign LIKE 'F%' AND s.city_id = $1`, city.id);
   await prisma.$executeRawUnsafe(`INSERT INTO shift (driver_id) SELECT id FROM driver WHERE call_sign LIKE 'F%'`);
   // The free orders waiting at houses of the city.
-  await prisma.$executeRawUnsafe(
+  const free = await prisma.$queryRawUnsafe<Array<{ id: number; uuid: string }>>(
     `WITH h AS (SELECT h.lat, h.lon, row_number() OVER (ORDER BY h.id) - 1 AS k, count(*) OVER () AS n
                   FROM house h JOIN street s ON s.id = h.street_id WHERE s.city_id = $1)
      INSERT INTO orders (uuid, city_id, service_id, state, status_code, phone, street, house, lat, lon, amount, updated_at, created_at)
      SELECT gen_random_uuid(), $1, $2, 'FREE', 9, '+7917' || lpad(i::text, 7, '0'), 'ул. Бенчмарка', '1', h.lat, h.lon, 30000, now(), now()
-       FROM generate_series(0, $3 - 1) i JOIN h ON h.k = (i * 104729 + 17) % h.n`,
+       FROM generate_series(0, $3 - 1) i JOIN h ON h.k = (i * 104729 + 17) % h.n
+     RETURNING id, uuid::text AS uuid`,
     city.id,
     services[0]!.id,
     o.freeOrders,
@@ -65,12 +66,11 @@ export async function provisionFleet(prisma: PrismaClient, o: { drivers: number;
     `SELECT s.full_name AS street, h.number AS house FROM house h JOIN street s ON s.id = h.street_id WHERE s.city_id = $1 ORDER BY h.id LIMIT 500`,
     city.id,
   );
-  const free = await prisma.$queryRawUnsafe<Array<{ uuid: string }>>(`SELECT uuid::text AS uuid FROM orders WHERE street = 'ул. Бенчмарка' ORDER BY id`);
   return {
     drivers: rows.map((r): FleetDriver => ({ id: r.id, key: `da_fleet_${o.token}_${r.i}`, lat: r.lat, lon: r.lon })),
     addresses,
     serviceId: services[0]!.id,
     cityId: city.id,
-    freeOrderUuids: free.map((f) => f.uuid),
+    freeOrderUuids: free.sort((a, b) => a.id - b.id).map((f) => f.uuid),
   };
 }

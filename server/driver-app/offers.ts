@@ -16,7 +16,7 @@ import { noteAppSeen } from "../dispatch/liveness";
 import { readDriverOrder, type DriverOrderView } from "./order-view";
 import { newFromDispatch } from "../messages/driver-thread";
 import { sqlQuery } from "../db/sql";
-import { watchStream } from "./stream-sweep";
+import { newestDispatchMessageSql, watchStream } from "./stream-sweep";
 
 export interface OfferView {
   offer_id: number;
@@ -54,7 +54,7 @@ async function readLive(db: Db, me: DriverIdentity): Promise<LiveRow | undefined
     `SELECT coalesce($2::text IS NULL OR (d.active AND d.app_key_hash = $2::text), false) AS holds,
             o.id AS offer_id, o.order_id, o.kind::text AS kind, o.attempt,
             (extract(epoch FROM o.deadline) * 1000)::float8 AS deadline_ms, o.arrival_seconds,
-            (SELECT max(m.id) FROM driver_message m WHERE m.driver_id = d.id AND m.sender = 'DISPATCHER') AS last_message
+            ${newestDispatchMessageSql("d.id")} AS last_message
        FROM driver d LEFT JOIN dispatch_offer o ON o.driver_id = d.id AND o.state = 'LIVE'
       WHERE d.id = $1`,
     [me.id, me.keyHash ?? null],

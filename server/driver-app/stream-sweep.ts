@@ -29,6 +29,13 @@ export interface StreamWatch {
   wake(): void;
 }
 
+/**
+ * The newest of dispatch's messages to the driver `driverId` names (a column of the statement): the stream's
+ * own read (offers.ts) and the sweep compare the same figure with what the stream sent.
+ */
+export const newestDispatchMessageSql = (driverId: string) =>
+  `(SELECT max(m.id) FROM driver_message m WHERE m.driver_id = ${driverId} AND m.sender = 'DISPATCHER')`;
+
 /** How often the state of every open stream's driver is read: the keep-alive's period, as each stream did before. */
 export const SWEEP_MS = 15_000;
 /** A slice of the streams each tick: SWEEP_MS / TICK_MS slices make the round. */
@@ -45,7 +52,7 @@ const SWEEP = `
   SELECT u.i::int AS i,
          coalesce(u.hash IS NULL OR (d.active AND d.app_key_hash = u.hash), false) AS holds,
          (SELECT o.id FROM dispatch_offer o WHERE o.driver_id = u.id AND o.state = 'LIVE' ORDER BY o.id DESC LIMIT 1) AS offer_id,
-         (SELECT max(m.id) FROM driver_message m WHERE m.driver_id = u.id AND m.sender = 'DISPATCHER') AS last_message
+         ${newestDispatchMessageSql("u.id")} AS last_message
     FROM unnest($1::int[], $2::text[]) WITH ORDINALITY AS u(id, hash, i)
     LEFT JOIN driver d ON d.id = u.id`;
 
