@@ -68,6 +68,10 @@ if (process.argv[2] === "--groups") {
   const rows: Array<[string, (x: RoundFigures) => number]> = [
     ["the round (ms)", (x) => x.ms],
     ["its read (ms)", (x) => x.phases.read ?? NaN],
+    ["its candidate pool (ms)", (x) => x.phases.pool ?? NaN],
+    ["its arrival times (ms)", (x) => x.phases.arrival ?? NaN],
+    ["its assignment (ms)", (x) => x.phases.assign ?? NaN],
+    ["the longest stretch without an event loop turn (ms)", (x) => x.longestStallMs],
     ["its offers (ms)", (x) => x.phases.offers ?? NaN],
     ["an offer, the offers' phase over the offers made (ms)", (x) => (x.phases.offers ?? NaN) / Math.max(1, x.offers)],
     ["offers made", (x) => x.offers],

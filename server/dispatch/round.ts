@@ -35,7 +35,10 @@ export function candidatePool(orders: readonly OrderToDispatch[], drivers: reado
   const maxKm = Math.max(0, ...orders.map((o) => radiusNowKm(o)));
   if (orders.length === 0 || drivers.length === 0 || maxKm <= 0) return { pool: [], pairs: 0, candidates: orders.map(() => []) };
   const cellLat = maxKm / 111;
-  const cellLon = maxKm / (111 * Math.max(0.1, Math.cos((orders[0]!.lat * Math.PI) / 180)));
+  // A cell as wide as the radius where a degree of longitude is shortest: at the orders' latitude farthest from
+  // the equator (the first order's, as it was, let a radius due east of an order farther north cross two cells).
+  const farthest = Math.min(89, Math.max(...orders.map((o) => Math.abs(o.lat))) + maxKm / 111);
+  const cellLon = (1.01 * maxKm) / (111 * Math.max(0.01, Math.cos((farthest * Math.PI) / 180)));
   const cellOf = (lat: number, lon: number) => [Math.floor(lat / cellLat), Math.floor(lon / cellLon)] as const;
   // A number a cell (two cells that share one only share a list: more drivers checked, none missed).
   const keyOf = (a: number, b: number) => a * 4_194_304 + b;
@@ -47,40 +50,63 @@ export function candidatePool(orders: readonly OrderToDispatch[], drivers: reado
     if (list) list.push(j);
     else grid.set(key, [j]);
   });
-  const inPool = new Set<number>();
   let pairs = 0;
   // The parking-queue rule offers a QUEUE region's order to its queue whatever the distance (core/queue-rule.ts).
   const queued = new Map<number, number[]>();
   drivers.forEach((d, j) => {
-    if (d.queue) queued.set(d.queue.regionId, [...(queued.get(d.queue.regionId) ?? []), j]);
+    if (!d.queue) return;
+    const list = queued.get(d.queue.regionId);
+    if (list) list.push(j);
+    else queued.set(d.queue.regionId, [j]);
   });
-  const mine = orders.map((o) => {
-    const list = new Set<number>();
+  // Marks by index, not a set an order: a round weighs ~50,000 pairs (docs/performance.md).
+  const listedFor = new Int32Array(drivers.length).fill(-1);
+  const inPool = new Uint8Array(drivers.length);
+  const mine = orders.map((o, i) => {
+    const list: number[] = [];
+    const add = (j: number) => {
+      if (listedFor[j] === i) return;
+      listedFor[j] = i;
+      list.push(j);
+    };
     if (o.rules.mode === "QUEUE" && o.regionId !== null) {
-      for (const j of queued.get(o.regionId) ?? []) list.add(j);
+      for (const j of queued.get(o.regionId) ?? []) add(j);
     }
     const [a, b] = cellOf(o.lat, o.lon);
     // A degree of latitude is at least 111.19 km of any route between two points: a cheap first look.
     const maxLat = radiusNowKm(o) / 111.19;
+    // And of longitude at least that times the cosine of the band's latitude farthest from the equator
+    // (1% spare covers the sine's curve at a city's few kilometres).
+    const maxLon = (1.01 * maxLat) / Math.max(0.01, Math.cos(((Math.abs(o.lat) + maxLat) * Math.PI) / 180));
+    const cells: number[] = [];
     for (let x = a - 1; x <= a + 1; x++) {
       for (let y = b - 1; y <= b + 1; y++) {
-        for (const j of grid.get(keyOf(x, y)) ?? []) {
-          if (Math.abs(drivers[j]!.lat - o.lat) > maxLat) continue;
+        const key = keyOf(x, y);
+        // Two cells sharing a number share a list: looked at once.
+        if (cells.includes(key)) continue;
+        cells.push(key);
+        for (const j of grid.get(key) ?? []) {
+          const d = drivers[j]!;
+          if (Math.abs(d.lat - o.lat) > maxLat || Math.abs(d.lon - o.lon) > maxLon) continue;
           // The arrival time is not known yet: 0 stands for "reachable" here; the plan checks the real one.
-          if (isCandidate(o, drivers[j]!, 0)) {
+          if (isCandidate(o, d, 0)) {
             pairs += 1;
-            list.add(j);
+            add(j);
           }
         }
       }
     }
-    for (const j of list) inPool.add(j);
+    for (const j of list) inPool[j] = 1;
     return list;
   });
-  const at = new Map<number, number>();
-  const pool = drivers.filter((_, j) => inPool.has(j));
-  drivers.forEach((_, j) => inPool.has(j) && at.set(j, at.size));
-  return { pool, pairs, candidates: mine.map((list) => [...list].map((j) => at.get(j)!)) };
+  const at = new Int32Array(drivers.length);
+  const pool: DriverToDispatch[] = [];
+  drivers.forEach((d, j) => {
+    if (!inPool[j]) return;
+    at[j] = pool.length;
+    pool.push(d);
+  });
+  return { pool, pairs, candidates: mine.map((list) => list.map((j) => at[j]!)) };
 }
 
 export interface RoundState {
@@ -228,7 +254,14 @@ function planCity(chosen: Candidate[], orders: OrderToDispatch[], drivers: Drive
     const at = pool.map((d) => index.get(d.id)!);
     const back = new Map(at.map((j, k) => [j, k]));
     const arrival: ArrivalOf = (r, j) => arrivals[subset[r]!]!.get(at[j]!);
-    const candidatesOf: CandidatesOf = (r) => [...arrivals[subset[r]!]!.keys()].flatMap((j) => (back.has(j) ? [back.get(j)!] : []));
+    const candidatesOf: CandidatesOf = (r) => {
+      const out: number[] = [];
+      for (const j of arrivals[subset[r]!]!.keys()) {
+        const k = back.get(j);
+        if (k !== undefined) out.push(k);
+      }
+      return out;
+    };
     return { arrival, candidatesOf };
   };
   const greedy = chosen.flatMap((c, i) => (c.settings.strategy === "GREEDY" ? [i] : []));

@@ -41,6 +41,31 @@ describe("sparse candidates", () => {
     }
   });
 
+  it("the grid's first looks miss no driver at any latitude, those just inside the radius due east and west included", () => {
+    const radiusKm = 3;
+    for (const lat of [-33.9, 0, 40.4, 55.7, 69, 78.2]) {
+      const { os: around, ds: random } = city(11, 20, 300);
+      const os = around.map((o) => ({ ...o, lat: lat + (o.lat - 55.7), rules: { ...o.rules, radiusKm } }));
+      const ds = random.map((d) => ({ ...d, lat: lat + (d.lat - 55.7) }));
+      // Along the order's parallel, a hair inside and outside the radius (the parallel is not the shortest way: inside it is inside).
+      for (const o of os) {
+        for (const share of [0.999, 1.001]) {
+          const dLon = (2 * Math.asin(Math.sin((share * radiusKm * 1000) / (2 * 6_371_000)) / Math.cos((o.lat * Math.PI) / 180)) * 180) / Math.PI;
+          for (const sign of [1, -1]) ds.push({ ...ds[0]!, id: ds.length + 1, lat: o.lat, lon: o.lon + sign * dLon, serviceIds: [1, 2], balance: 100 });
+        }
+      }
+      const { pool, pairs, candidates } = candidatePool(os, ds);
+      let every = 0;
+      os.forEach((o, i) => {
+        const theirs = ds.filter((d) => isCandidate(o, d, 0)).map((d) => d.id);
+        every += theirs.length;
+        expect(new Set(candidates[i]!.map((k) => pool[k]!.id)), `order ${o.id} at ${lat}°`).toEqual(new Set(theirs));
+      });
+      expect(pairs).toBe(every);
+      expect(every).toBeGreaterThan(os.length * 2);
+    }
+  });
+
   it("each order's candidates from the grid are exactly those of checking every driver", () => {
     const { os, ds } = city(7, 60, 800);
     const { pool, candidates } = candidatePool(os, ds);

@@ -73,10 +73,18 @@ export function batchedAssign(
   // Rows that have no candidate at all only slow the algorithm down.
   const rows = withCandidates.map((p) => p.i);
   if (rows.length === 0 || cols.length === 0) return [];
-  const costs = new Map(withCandidates.map((p) => [p.i, new Map(p.list.map((c) => [c.j, c.cost]))]));
-  const matrix = rows.map((i) => {
-    const mine = costs.get(i)!;
-    return cols.map(({ j }) => mine.get(j) ?? FORBIDDEN);
+  // Each row FORBIDDEN but at its own pairs' columns: the pairs written
+  // once, not a lookup per cell (a round's 300 × ~2,000 cells by map lookups
+  // were most of its assignment's time; docs/performance.md).
+  const columnOf = new Int32Array(drivers.length).fill(-1);
+  cols.forEach(({ j }, c) => (columnOf[j] = c));
+  const matrix = withCandidates.map((p) => {
+    const row = new Array<number>(cols.length).fill(FORBIDDEN);
+    for (const { j, cost } of p.list) {
+      const c = columnOf[j]!;
+      if (c >= 0) row[c] = cost;
+    }
+    return row;
   });
   const out: Assignment[] = [];
   for (const [r, c] of munkres(matrix)) {
