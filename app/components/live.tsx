@@ -10,7 +10,7 @@ import { useSubscription } from "@trpc/tanstack-react-query";
 import { useTRPC } from "./trpc";
 import { toSignInExpired } from "./leave";
 import type { ConsoleEvent } from "@/server/trpc/routers/live";
-import { fromDriverRow, type DriverChange } from "@/shared/driver-rows";
+import { fromDriverRow, type DriverChange, type DriverRow } from "@/shared/driver-rows";
 
 export type LiveStatus = "connecting" | "live" | "offline";
 /** What pages see: the drivers' coalesced changes (one message a second) handed over one driver at a time. */
@@ -42,7 +42,8 @@ export function LiveProvider({ children }: { children: ReactNode }) {
       onData: (message) => {
         for (const event of message.events) {
           if (event.type === "drivers.changed") {
-            for (const row of event.rows) {
+            // The rows come as JSON text, encoded once on the server for every console (server/events/console-batch.ts).
+            for (const row of JSON.parse(event.rowsJson) as DriverRow[]) {
               const change: PageEvent = { type: "driver.changed", ...fromDriverRow(row) };
               for (const h of handlers.current) h(change);
             }

@@ -29,7 +29,11 @@ interface Counter {
 function rowsOf(value: unknown): unknown[] | undefined {
   if (!value || typeof value !== "object") return undefined;
   const v = value as Record<string, unknown>;
-  if (v.type === "drivers.changed" && Array.isArray(v.rows)) return v.rows;
+  // The rows as JSON text (server/events/console-batch.ts), parsed as the console's page does.
+  if (v.type === "drivers.changed" && typeof v.rowsJson === "string") {
+    const rows: unknown = JSON.parse(v.rowsJson);
+    return Array.isArray(rows) ? rows : undefined;
+  }
   for (const inner of Object.values(v)) {
     const found = rowsOf(inner);
     if (found) return found;

@@ -221,7 +221,10 @@ export interface FleetResult {
   periodMs: number;
   loadAverage: { before: number[]; after: number[] };
   provisionSeconds: number;
-  streams: { opened: number; failed: number; seconds: number; rssBeforeMb: number; rssAfterMb: number; heapBeforeMb: number; heapAfterMb: number; kbPerStream: number; openAtEnd: number; errors: number; errorKinds?: Record<string, number> };
+  streams: { opened: number; failed: number; seconds: number; rssBeforeMb: number; rssAfterMb: number; heapBeforeMb: number; heapAfterMb: number; kbPerStream: number; openAtEnd: number; errors: number; errorKinds?: Record<string, number>;
+    /** Five scrapes of /metrics (ms), a second apart, every stream open and no other load; absent in older reports. */
+    scrapesMs?: number[];
+  };
   positions: { app: PacedResult; limit: PacedResult; saturation: { app: unknown; limit: unknown } };
   /** The same positions again with the consoles watching the live map. */
   consoles: { watch: ConsoleWatch; positions: PacedResult };
@@ -357,6 +360,16 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
       ? { opened: streams.openedVia[1]!, rssBeforeMb: secondBefore ?? NaN, rssAfterMb: secondAfter ?? NaN, kbPerStream: perStream(secondBefore, secondAfter, streams.openedVia[1]!) }
       : undefined;
     if (secondStreams) log(`    the second instance: ${secondStreams.opened} of them, RSS ${secondStreams.rssBeforeMb} -> ${secondStreams.rssAfterMb} MB: ${secondStreams.kbPerStream} KB a stream`);
+    // A scrape of /metrics with every stream open and nothing else to do: what a monitoring agent's scrape
+    // takes from the phones' event loop (its slowest of five a second apart; counts kept between scrapes are cheaper).
+    const scrapesMs: number[] = [];
+    for (let k = 0; k < 5; k++) {
+      const t = performance.now();
+      await scrapeMetrics(app.metricsUrl);
+      scrapesMs.push(Math.round((performance.now() - t) * 10) / 10);
+      await sleep(1_000);
+    }
+    log(`    a scrape of /metrics at ${streams.opened} streams: ${scrapesMs.join(", ")} ms`);
 
     // Orders at the evening rate while the positions run.
     let ordering = true;
@@ -541,6 +554,7 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
         heapBeforeMb: before.heapUsedMb,
         heapAfterMb: after.heapUsedMb,
         kbPerStream,
+        scrapesMs,
         openAtEnd: status.open,
         errors: closed.streamErrors,
         errorKinds: closed.streamErrorKinds,
@@ -678,6 +692,7 @@ function writeFleetReport(r: FleetResult, outDir: string, log: (m: string) => vo
     `|---|---|`,
     `| offer streams open | ${r.streams.opened} (${r.streams.failed} failed) in ${r.streams.seconds} s; ${r.streams.openAtEnd} still open after the positions; ${r.streams.errors} errors${r.streams.errors && r.streams.errorKinds ? ` (${Object.entries(r.streams.errorKinds).map(([kind, n]) => `${kind}: ${n}`).join(", ")})` : ""} |`,
     `| server memory per open stream | ${r.streams.kbPerStream} KB (RSS ${r.streams.rssBeforeMb} → ${r.streams.rssAfterMb} MB; V8 heap ${r.streams.heapBeforeMb} → ${r.streams.heapAfterMb} MB) |`,
+    ...(r.streams.scrapesMs ? [`| a scrape of /metrics with every stream open (ms, five a second apart) | ${r.streams.scrapesMs.join(", ")} |`] : []),
     `| offer: creation → its driver's stream (its first sighting) | ${r.offers.n} offers, p50 ${r.offers.latency.p50} ms, p99 ${r.offers.latency.p99} ms, max ${r.offers.latency.max} ms${r.offers.seenAgain === undefined ? "" : `; seen again ${r.offers.seenAgain} times`} |`,
     ...(r.offers.duringPositions ? [`| the same, offers made during the positions' phase | ${r.offers.duringPositions.n} offers, p50 ${r.offers.duringPositions.p50} ms, p90 ${r.offers.duringPositions.p90} ms, p99 ${r.offers.duringPositions.p99} ms |`] : []),
     ...(r.offers.byPhase ? [`| the same, by the phase they were made in | ${offersByPhase(r.offers.byPhase)} |`] : []),

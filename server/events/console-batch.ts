@@ -19,9 +19,30 @@ export const CONSOLE_MAX_PENDING = 2_000;
  */
 export type ConsoleEvent = Exclude<LiveEvent, { type: "driver.changed" }> | { type: "drivers.changed"; rows: DriverRow[] } | { type: "resync" };
 
+/**
+ * An event as it goes on the wire: the cars' rows as JSON text. Every
+ * console gets the same batch of rows each second, and the stream's
+ * transformer would walk and write ~2,000 tuples once per console; the text
+ * is written once and shared (a batch merged for one slow console is its own).
+ */
+export type ConsoleWireEvent = Exclude<ConsoleEvent, { type: "drivers.changed" }> | { type: "drivers.changed"; rowsJson: string };
+
 /** One message of the console's stream: the events gathered since the last, oldest first. */
 export interface ConsoleMessage {
-  events: ConsoleEvent[];
+  events: ConsoleWireEvent[];
+}
+
+const rowsText = new WeakMap<readonly DriverRow[], string>();
+
+/** The event for the wire; a batch of rows is encoded once, whichever consoles send it. */
+export function toWire(event: ConsoleEvent): ConsoleWireEvent {
+  if (event.type !== "drivers.changed") return event;
+  let text = rowsText.get(event.rows);
+  if (text === undefined) {
+    text = JSON.stringify(event.rows);
+    rowsText.set(event.rows, text);
+  }
+  return { type: "drivers.changed", rowsJson: text };
 }
 
 /** The thing an event tells the latest state of, or null when every event counts (a new order, a driver's message). */

@@ -4,6 +4,7 @@
 // in the same process; both must count into the same series.
 // docs/metrics.md lists every series and what it means.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { registerProcessCounts } from "./process-counts";
 
 /** Latency buckets in seconds: 1 ms to 10 s, dense where the APIs' goals are (5–100 ms). */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -12,8 +13,10 @@ const LAG_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 60, 300, 
 
 function create() {
   const registry = new Registry();
-  // Event loop delay (nodejs_eventloop_lag_*), heap and RSS, GC, handles: prom-client's defaults.
+  // Event loop delay (nodejs_eventloop_lag_*), heap and RSS, GC: prom-client's defaults; the open files and
+  // active resources counted apart, at most every 10 s and off the loop (process-counts.ts).
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
+  registerProcessCounts(registry);
   const registers = [registry];
   return {
     registry,

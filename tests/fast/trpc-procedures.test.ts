@@ -223,6 +223,20 @@ describe("live.events", () => {
     for (const s of streams) await s.iterator.return?.();
   });
 
+  it("sends the cars' changes to every dispatcher as one batch of rows, as JSON text the page parses", async () => {
+    const streams = await Promise.all([0, 1].map(async () => (await callerOf(single.DISPATCHER).live.events())[Symbol.asyncIterator]()));
+    const firsts = streams.map((s) => s.next());
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    publish({ type: "driver.changed", driverId: 4_000_001, callSign: "W1", state: "FREE", lat: 55.75, lon: 37.61, speed: 30, bearing: 90, regionId: null });
+    const messages = await Promise.all(firsts);
+    for (const m of messages) {
+      const events = (m.value as { events: Array<{ type: string; rowsJson?: string }> }).events;
+      expect(events.map((e) => e.type)).toEqual(["drivers.changed"]);
+      expect(JSON.parse(events[0]!.rowsJson!)).toEqual([[4_000_001, "W1", "FREE", 55.75, 37.61, 30, 90, null]]);
+    }
+    for (const s of streams) await s.return?.();
+  });
+
   it("sends what gathered as one message, each order once in its latest state, and then at most one message every CONSOLE_FLUSH_MS", async () => {
     const iterator = (await callerOf(single.DISPATCHER).live.events())[Symbol.asyncIterator]();
     const first = iterator.next();

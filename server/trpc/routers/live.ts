@@ -9,7 +9,7 @@ import { TRPCError } from "@trpc/server";
 import { createTRPCRouter, protectedProcedure } from "../init";
 import { subscribe, type LiveEvent } from "../../events/bus";
 import { subscribeDriverMoves } from "../../events/driver-moves";
-import { CONSOLE_FLUSH_MS, ConsoleBatch, type ConsoleMessage } from "../../events/console-batch";
+import { CONSOLE_FLUSH_MS, ConsoleBatch, toWire, type ConsoleMessage } from "../../events/console-batch";
 import { hasAnyRole, resolveConsoleUser, type ConsoleUser } from "../../console/session";
 import { serverMessages } from "../../../shared/i18n/console";
 import { MAX_LIVE_STREAMS_PER_USER } from "../../../shared/trpc-limits";
@@ -33,7 +33,7 @@ const ROLES_OF: Record<LiveEvent["type"], UserRole[]> = {
 };
 
 // The console's LiveProvider hands each message's events to its pages, the cars' rows as driver.changed events again.
-export type { ConsoleEvent, ConsoleMessage } from "../../events/console-batch";
+export type { ConsoleEvent, ConsoleMessage, ConsoleWireEvent } from "../../events/console-batch";
 
 export function visibleTo(user: Pick<ConsoleUser, "roles" | "id">, event: LiveEvent): boolean {
   // A call whose extension has an owner pops up on that dispatcher's console only.
@@ -103,7 +103,7 @@ export const liveRouter = createTRPCRouter({
           if (wait > 0) await pause(wait, false);
           if (signal?.aborted) break;
           lastSent = Date.now();
-          yield { events: batch.take() };
+          yield { events: batch.take().map(toWire) };
         } else if (!revoked) await pause(RECHECK_MS - (Date.now() - lastCheck), true);
         if (revoked || Date.now() - lastCheck >= RECHECK_MS) {
           lastCheck = Date.now();
