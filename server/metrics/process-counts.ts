@@ -2,7 +2,7 @@
 // COUNT_EVERY_MS and without holding the event loop. prom-client's default
 // collectors count them on every scrape, synchronously: with a fleet's
 // 10,000 open streams a scrape read /proc/self/fd (10,000 entries) and listed
-// every handle twice and every resource twice, 60–70 ms of the main thread
+// every handle twice and every resource twice, 40–130 ms of the main thread
 // each time, while the phones' positions waited (a CPU profile of the fleet
 // benchmark, docs/performance.md). The same series, the same names; the
 // handles' pair (an older API listing the same sockets again) is left out:
@@ -38,11 +38,10 @@ export function registerProcessCounts(registry: Registry): void {
   // One count at a time, shared by the series of one scrape and by scrapes that overlap.
   const current = (): Promise<Counts> => {
     if (counts && Date.now() - counts.at < COUNT_EVERY_MS) return Promise.resolve(counts);
-    pending ??= read().then((c) => {
-      counts = c;
-      pending = null;
-      return c;
-    });
+    // A failed count is not kept: the next scrape tries again.
+    pending ??= read()
+      .then((c) => (counts = c))
+      .finally(() => (pending = null));
     return pending;
   };
   const registers = [registry];

@@ -74,7 +74,7 @@ export function batchedAssign(
   const rows = withCandidates.map((p) => p.i);
   if (rows.length === 0 || cols.length === 0) return [];
   // Each row FORBIDDEN but at its own pairs' columns: the pairs written
-  // once, not a lookup per cell (a round's 300 × ~2,000 cells by map lookups
+  // once, not a lookup per cell (a round's ~300 × 3,700 cells by map lookups
   // were most of its assignment's time; docs/performance.md).
   const columnOf = new Int32Array(drivers.length).fill(-1);
   cols.forEach(({ j }, c) => (columnOf[j] = c));
