@@ -31,7 +31,7 @@ import { scrapeMetrics, startBenchServer } from "./server";
 import { provisionFleet } from "./fleet-provision";
 import { latencies, type Latencies, type PacedResult } from "./fleet-stats";
 import { consoleSessions, openConsoles, type ConsoleWatch } from "./fleet-consoles";
-import { chart, judge, type Minute } from "./soak";
+import { chart, heapFloorWhile, judge, type Minute } from "./soak";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 
@@ -597,7 +597,8 @@ export type FleetMinute = Minute & { freeOrders?: number; roundMs?: number };
  * The soak: the fleet's positions held at their rate for o.soakSeconds in
  * one-minute phases (the streams open, reopened when the server closes them
  * after their time; orders arriving; the rounds running), the server's
- * resident set, V8 heap and p99 at the end of each minute, judged as the
+ * resident set and p99 at the end of each minute and its V8 heap's floor
+ * (heapFloorWhile), judged as the
  * general soak judges (soak.ts: a steady rise after the warm-up fails), and
  * charted.
  */
@@ -606,13 +607,13 @@ async function soakFleet(o: FleetOptions, app: { metricsUrl: string; process: Ch
   const count = Math.max(1, Math.round(o.soakSeconds! / 60));
   o.log(`  the soak: positions at the fleet's rate for ${count} minutes`);
   for (let minute = 1; minute <= count; minute++) {
-    const p = await gen.ask<PacedResult>({ cmd: "paced", urls: phones, kind: "app", seconds: 60, periodMs });
+    const { value: p, heapFloorBytes } = await heapFloorWhile(app.metricsUrl, gen.ask<PacedResult>({ cmd: "paced", urls: phones, kind: "app", seconds: 60, periodMs }));
     const m = await scrapeMetrics(app.metricsUrl);
     const status = await gen.ask<{ open: number; reconnects: number }>({ cmd: "status" });
     minutes.push({
       minute,
       rssMb: o.vm(app.process.pid, "VmRSS") ?? NaN,
-      heapUsedMb: Math.round((m.get("nodejs_heap_size_used_bytes") ?? NaN) / 1048576),
+      heapUsedMb: Math.round(Math.min(heapFloorBytes, m.get("nodejs_heap_size_used_bytes") ?? Infinity) / 1048576),
       externalMb: Math.round((m.get("nodejs_external_memory_bytes") ?? NaN) / 1048576),
       p99: { position: p.latency.p99 },
       rps: { position: p.rps },

@@ -86,6 +86,29 @@ function slope(ys: number[]): number {
  * per minute; a p99 that rises likewise (its slope above 5% of its median
  * per minute, and the last minute at over twice the first measured one).
  */
+/**
+ * The smallest V8 heap the server's metrics show while `work` runs, sampled
+ * every 5 s: a single sample lands anywhere in a collection's cycle, the
+ * smallest is close to what survives one, so a leak shows through the garbage.
+ */
+export async function heapFloorWhile<T>(metricsUrl: string, work: Promise<T>): Promise<{ value: T; heapFloorBytes: number }> {
+  let heapFloorBytes = Infinity;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      const heap = (await scrapeMetrics(metricsUrl)).get("nodejs_heap_size_used_bytes");
+      if (heap !== undefined) heapFloorBytes = Math.min(heapFloorBytes, heap);
+      await new Promise((r) => setTimeout(r, 5_000));
+    }
+  })();
+  try {
+    return { value: await work, heapFloorBytes };
+  } finally {
+    sampling = false;
+    await sampler;
+  }
+}
+
 export function judge(minutes: Minute[]): SoakDb["verdict"] {
   const skip = Math.max(1, Math.floor(minutes.length / 4));
   const steady = minutes.slice(skip);
@@ -160,25 +183,13 @@ async function soakDatabase(kind: TestDb, ctx: SoakContext): Promise<SoakDb> {
         "console board": { ...base, method: "GET", path: `/api/trpc/orders.board?input=${encodeURIComponent(JSON.stringify({ json: { filter: { group: "active" }, limit: 100 } }))}`, headers: { cookie: session.cookie }, overallRate: MIX.board, expect: '"result"', connections: 2 },
       };
       const names = Object.keys(jobs);
-      let heapFloor = Infinity;
-      let sampling = true;
-      const sampler = (async () => {
-        while (sampling) {
-          const m = await scrapeMetrics(a.metricsUrl);
-          const heap = m.get("nodejs_heap_size_used_bytes");
-          if (heap !== undefined) heapFloor = Math.min(heapFloor, heap);
-          await new Promise((r) => setTimeout(r, 5_000));
-        }
-      })();
-      const results = await Promise.all(names.map((name) => ctx.load(jobs[name]!)));
-      sampling = false;
-      await sampler;
+      const { value: results, heapFloorBytes } = await heapFloorWhile(a.metricsUrl, Promise.all(names.map((name) => ctx.load(jobs[name]!))));
       const metrics = await scrapeMetrics(a.metricsUrl);
       const mb = (name: string) => Math.round((metrics.get(name) ?? 0) / (1024 * 1024));
       const sample: Minute = {
         minute: minute + 1,
         rssMb: ctx.vm(a.process.pid, "VmRSS") ?? mb("process_resident_memory_bytes"),
-        heapUsedMb: Math.round(Math.min(heapFloor, metrics.get("nodejs_heap_size_used_bytes") ?? Infinity) / (1024 * 1024)),
+        heapUsedMb: Math.round(Math.min(heapFloorBytes, metrics.get("nodejs_heap_size_used_bytes") ?? Infinity) / (1024 * 1024)),
         externalMb: mb("nodejs_external_memory_bytes"),
         p99: Object.fromEntries(names.map((name, i) => [name, results[i]!.latency.p99])),
         rps: Object.fromEntries(names.map((name, i) => [name, Math.round(results[i]!.rps)])),
