@@ -61,6 +61,11 @@ export interface FleetOptions {
    * their attempts run out.
    */
   patienceSeconds?: number;
+  /**
+   * `--period=10s`: each driver's report this often instead of every 5 s (the same fleet and streams,
+   * fewer reports a second): a soak at a rate the machine keeps up with tells a leak from a backlog.
+   */
+  periodSeconds?: number;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -248,7 +253,7 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
   if (o.twoInstances && o.splitRounds) throw new Error("--two-instances and --split-rounds are measured apart: choose one");
   if (o.noRounds && o.splitRounds) throw new Error("--no-rounds and --split-rounds contradict each other: choose one");
   const N = o.short ? 1_000 : 10_000;
-  const PERIOD_MS = 5_000;
+  const PERIOD_MS = (o.periodSeconds ?? 5) * 1000;
   const SECONDS = o.short ? 30 : 60;
   const LIMIT_SECONDS = o.short ? 15 : 30;
   const SATURATE_SECONDS = o.short ? 5 : 10;

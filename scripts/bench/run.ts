@@ -16,6 +16,7 @@
 //                                        --no-rounds: no dispatch rounds (no offers): the positions' and streams' own floor;
 //                                        --soak=10m: the positions held that long first, memory and p99 each minute (a chart)
 //                                        --patience=5m: passengers cancel their orders that long after making them (a steady load)
+//                                        --period=10s: each driver reports this often (5 s by default): a soak the machine keeps up with
 //   npm run bench -- --soak=10m          the soak: a mixed steady load, memory and p99 each minute (soak.ts)
 //
 // The application runs as in production: plain node on the server's
@@ -56,6 +57,7 @@ const only = args.find((a) => a.startsWith("--only="))?.slice(7).split(",").filt
 const fleet = args.includes("--fleet");
 const soakArg = args.find((a) => a.startsWith("--soak="))?.slice(7);
 const patienceArg = args.find((a) => a.startsWith("--patience="))?.slice("--patience=".length);
+const periodArg = args.find((a) => a.startsWith("--period="))?.slice("--period=".length);
 /** --server-flags="--max-semi-space-size=4 ...": extra Node/V8 flags for the server (memory experiments, docs/performance.md). */
 const serverFlags = (args.find((a) => a.startsWith("--server-flags="))?.slice(15) ?? "").split(/\s+/).filter(Boolean);
 /** Whether a target (or a scenario: "console", "exchange", "POST /api/order") is measured in this run. */
@@ -670,7 +672,7 @@ async function main(): Promise<void> {
       rmSync(fleetProfile, { recursive: true, force: true });
       mkdirSync(fleetProfile, { recursive: true });
     }
-    await runFleet({ short, outDir, distDir, log, vm, profileDir: fleetProfile, splitRounds: args.includes("--split-rounds"), twoInstances: args.includes("--two-instances"), noRounds: args.includes("--no-rounds"), soakSeconds: soakArg ? parseDuration(soakArg) : undefined, patienceSeconds: patienceArg ? parseDuration(patienceArg) : undefined, startLimit: (url) => startLimit("postgres", { kind: "postgres", env: { DATABASE_URL: url } } as unknown as PreparedDb) });
+    await runFleet({ short, outDir, distDir, log, vm, profileDir: fleetProfile, splitRounds: args.includes("--split-rounds"), twoInstances: args.includes("--two-instances"), noRounds: args.includes("--no-rounds"), soakSeconds: soakArg ? parseDuration(soakArg) : undefined, patienceSeconds: patienceArg ? parseDuration(patienceArg) : undefined, periodSeconds: periodArg ? parseDuration(periodArg) : undefined, startLimit: (url) => startLimit("postgres", { kind: "postgres", env: { DATABASE_URL: url } } as unknown as PreparedDb) });
     return;
   }
   if (soakArg) {
