@@ -29,6 +29,16 @@ const CHANNEL = "taxi_events";
  */
 const MIN_GAP_MS = 20;
 
+/**
+ * The most events that wait for a NOTIFY. A car's moves replace each other
+ * while they wait (only its latest state matters to a map), so a fleet's
+ * positions take at most a place a car; this bounds the rest (offers,
+ * orders) when the database falls behind for minutes: memory, not events,
+ * is what runs out first otherwise (docs/performance.md).
+ */
+export const MAX_WAITING = 50_000;
+const DROP_WARN_EVERY_MS = 60_000;
+
 export async function startPgRelay(connectionString: string, pool: pg.Pool): Promise<() => Promise<void>> {
   // The LISTEN connection reconnects after any loss (a failover, a terminated
   // backend) until the process stops: server/db/listen.ts. Events sent while
@@ -48,15 +58,27 @@ export async function startPgRelay(connectionString: string, pool: pg.Pool): Pro
   });
 
   // In order, one NOTIFY per payload: a listener sees them in the order sent.
+  let lastDropWarning = -Infinity;
   const batches = spacedBatches<Envelope>(
     async (batch) => {
       metrics().relayEvents.inc(batch.length);
+      metrics().relayWaiting.set(batches.waiting());
       for (const payload of relayBatches(batch)) {
         metrics().relayNotifies.inc();
         await pool.query("SELECT pg_notify($1, $2)", [CHANNEL, payload]).catch((error: unknown) => log.warn("event relay: notify failed", error));
       }
     },
-    { gapMs: MIN_GAP_MS },
+    {
+      gapMs: MIN_GAP_MS,
+      keyOf: (envelope) => (envelope.event.type === "driver.changed" ? envelope.event.driverId : undefined),
+      maxWaiting: MAX_WAITING,
+      onDrop: (count) => {
+        metrics().relayDropped.inc(count);
+        if (Date.now() - lastDropWarning < DROP_WARN_EVERY_MS) return;
+        lastDropWarning = Date.now();
+        log.warn("event relay: the database is behind the live events; the oldest were dropped", { dropped: count, waiting: MAX_WAITING });
+      },
+    },
   );
   setForwarder((envelope) => batches.push(envelope));
 

@@ -69,6 +69,16 @@ function create() {
       help: "Live events this instance sent to the other instances through PostgreSQL (server/events/pg-relay.ts)",
       registers,
     }),
+    relayDropped: new Counter({
+      name: "taxi_event_relay_dropped_total",
+      help: "Live events the relay dropped unsent because more than its bound waited (the database slower than the events; a car's moves replace each other and are not counted here)",
+      registers,
+    }),
+    relayWaiting: new Gauge({
+      name: "taxi_event_relay_waiting",
+      help: "Live events waiting for the relay's next NOTIFY, as its last batch left",
+      registers,
+    }),
     relayNotifies: new Counter({
       name: "taxi_event_relay_notifies_total",
       help: "NOTIFY statements those events went in (several events to one, up to 8,000 bytes); each also counts in taxi_db_statements_total",
