@@ -252,6 +252,14 @@ function openStreamOnce(targets: readonly URL[], i: number): Promise<boolean | "
     const req = http.request({ agent: false, host: url.hostname, port: url.port, method: "GET", path: "/driver-app/v1/offer/stream", headers: { authorization: `Bearer ${d.key}`, accept: "text/event-stream" } });
     const stream: Stream = { req, open: false };
     let settled = false;
+    // Once a stream: an error and an end of the same stream open one stream again, not two.
+    let reopened = false;
+    const reopen = () => {
+      if (reopened) return;
+      reopened = true;
+      streamReconnects++;
+      setTimeout(() => void openStream(targets, i), 1_000 + Math.random() * 2_000);
+    };
     const settle = (ok: boolean | "retry", why?: string) => {
       if (ok === true) streams.push(stream);
       if (ok === false) {
@@ -264,8 +272,15 @@ function openStreamOnce(targets: readonly URL[], i: number): Promise<boolean | "
     };
     req.setTimeout(0);
     req.on("error", (e) => {
+      const wasOpen = stream.open;
       stream.open = false;
-      if (!closing) settle(false, e.message);
+      if (closing) return;
+      // A socket error (a reset while the server is loaded) ends the stream; the phone opens it again,
+      // as EventSource does after a network error. Counted as an error either way.
+      countStreamError(e.message);
+      firstStreamError ??= e.message;
+      if (wasOpen || settled) return reopen();
+      settle("retry");
     });
     req.on("response", (res) => {
       if (res.statusCode !== 200) {
@@ -307,11 +322,7 @@ function openStreamOnce(targets: readonly URL[], i: number): Promise<boolean | "
         stream.open = false;
         if (closing) return;
         // The server closes a stream after STREAM_SECONDS by design: the phone opens it again, as EventSource does (3 s).
-        if (wasOpen) {
-          streamReconnects++;
-          setTimeout(() => void openStream(targets, i), 1_000 + Math.random() * 2_000);
-          return;
-        }
+        if (wasOpen) return reopen();
         settle(false, "stream ended");
       });
     });

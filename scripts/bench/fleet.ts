@@ -596,7 +596,7 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
 }
 
 /** A soak's minute, with the last dispatch round at its end: the free orders it weighed, its time (absent in reports before them). */
-export type FleetMinute = Minute & { freeOrders?: number; roundMs?: number };
+export type FleetMinute = Minute & { freeOrders?: number; roundMs?: number; /** Live events waiting for the relay's NOTIFY at the minute's end (absent before it was counted). */ relayWaiting?: number };
 
 /**
  * The soak: the fleet's positions held at their rate for o.soakSeconds in
@@ -626,8 +626,9 @@ async function soakFleet(o: FleetOptions, app: { metricsUrl: string; process: Ch
       liveStreams: status.open,
       freeOrders: m.get('taxi_dispatch_round_last{figure="orders"}') ?? NaN,
       roundMs: Math.round((m.get('taxi_dispatch_round_last{figure="seconds"}') ?? NaN) * 1000),
+      relayWaiting: m.get("taxi_event_relay_waiting"),
     });
-    o.log(`    minute ${minute}: ${p.rps}/s, p50 ${p.latency.p50} ms, p99 ${p.latency.p99} ms, ${p.bad + p.errors} failed; RSS ${minutes.at(-1)!.rssMb} MB, heap ${minutes.at(-1)!.heapUsedMb} MB; ${status.open} streams open (${status.reconnects} reopened)`);
+    o.log(`    minute ${minute}: ${p.rps}/s, p50 ${p.latency.p50} ms, p99 ${p.latency.p99} ms, ${p.bad + p.errors} failed; RSS ${minutes.at(-1)!.rssMb} MB, heap ${minutes.at(-1)!.heapUsedMb} MB; ${minutes.at(-1)!.relayWaiting ?? "?"} events waiting for the relay; ${status.open} streams open (${status.reconnects} reopened)`);
   }
   const verdict = judge(minutes);
   const at = new Date().toISOString();
