@@ -11,7 +11,7 @@ type Run = Partial<FleetResult> & Pick<FleetResult, "at" | "drivers" | "position
 
 /** --groups: also a table of each group's mean and 95% confidence interval (the runs whose labels agree before " (", e.g. "short, one (2)"). */
 const groups = process.argv.includes("--groups");
-/** --soak: only the soaks' minutes side by side (reports a second, p99, refused, resident memory, streams open; the free orders of the minute's last round, where recorded). */
+/** --soak: only the soaks' minutes side by side (reports a second, p99, refused, resident memory, the V8 heap, streams open; the free orders of the minute's last round, where recorded). */
 const soakOnly = process.argv.includes("--soak");
 const runs = process.argv.slice(2).filter((a) => a !== "--groups" && a !== "--soak").map((arg) => {
   const eq = arg.indexOf("=");
@@ -24,14 +24,14 @@ if (runs.length === 0) throw new Error('usage: fleet-compare.ts "label=file.json
 if (soakOnly) {
   const soaks = runs.filter((x) => x.r.soak);
   const withOrders = soaks.some((x) => x.r.soak!.minutes.some((m) => m.freeOrders !== undefined));
-  const header = ["minute", ...soaks.flatMap((x) => [`${x.label}: reports/s`, "p99 ms", "refused", "RSS MB", "streams open", ...(withOrders ? ["free orders"] : [])])];
+  const header = ["minute", ...soaks.flatMap((x) => [`${x.label}: reports/s`, "p99 ms", "refused", "RSS MB", "heap MB", "streams open", ...(withOrders ? ["free orders"] : [])])];
   console.log(`| ${header.join(" | ")} |`);
   console.log(`|${header.map(() => "---:").join("|")}|`);
   const minutes = Math.max(...soaks.map((x) => x.r.soak!.minutes.length));
   for (let m = 0; m < minutes; m++) {
     const cells = soaks.flatMap((x): string[] => {
       const row = x.r.soak!.minutes[m];
-      const values = [row?.rps.position, row?.p99.position, row?.failed, row?.rssMb, row?.liveStreams, ...(withOrders ? [row?.freeOrders] : [])];
+      const values = [row?.rps.position, row?.p99.position, row?.failed, row?.rssMb, row?.heapUsedMb, row?.liveStreams, ...(withOrders ? [row?.freeOrders] : [])];
       return values.map((v) => String(v ?? ""));
     });
     console.log(`| ${m + 1} | ${cells.join(" | ")} |`);

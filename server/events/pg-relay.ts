@@ -62,11 +62,13 @@ export async function startPgRelay(connectionString: string, pool: pg.Pool): Pro
   const batches = spacedBatches<Envelope>(
     async (batch) => {
       metrics().relayEvents.inc(batch.length);
-      metrics().relayWaiting.set(batches.waiting());
+      // Not sent yet: this batch and what waits behind it; after it, what came while it went.
+      metrics().relayWaiting.set(batch.length + batches.waiting());
       for (const payload of relayBatches(batch)) {
         metrics().relayNotifies.inc();
         await pool.query("SELECT pg_notify($1, $2)", [CHANNEL, payload]).catch((error: unknown) => log.warn("event relay: notify failed", error));
       }
+      metrics().relayWaiting.set(batches.waiting());
     },
     {
       gapMs: MIN_GAP_MS,

@@ -76,7 +76,7 @@ function create() {
     }),
     relayWaiting: new Gauge({
       name: "taxi_event_relay_waiting",
-      help: "Live events waiting for the relay's next NOTIFY, as its last batch left",
+      help: "Live events the relay has not sent yet (the batch going out and those waiting behind it), as its last batch started or ended",
       registers,
     }),
     relayNotifies: new Counter({
