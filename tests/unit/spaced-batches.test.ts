@@ -98,17 +98,21 @@ describe("spaced batches", () => {
     expect(sent).toEqual(Array.from({ length: sent.length }, (_, k) => 1_000 - sent.length + k));
   });
 
-  it("a keyed item that came after a drop still replaces its waiting one", async () => {
+  it("after a drop, a keyed item replaces its own waiting one at its new place, and never another item", async () => {
     const h = held();
     const batches = spacedBatches(h.handle, { gapMs: 1, maxWaiting: 10, keyOf: (item) => item.key });
     batches.push({ n: -1 });
     await sleep(5);
-    for (let n = 0; n < 30; n += 1) batches.push({ n }); // drops, and the places move
-    batches.push({ key: 7, n: 100 });
-    batches.push({ key: 7, n: 101 });
+    batches.push({ key: 7, n: 0 }); // the oldest: dropped by the flood below
+    for (let n = 1; n <= 5; n += 1) batches.push({ n });
+    batches.push({ key: 8, n: 6 }); // survives the drop, at a new place
+    for (let n = 7; n <= 11; n += 1) batches.push({ n }); // the 11th waiting item: the two oldest are dropped
+    batches.push({ key: 7, n: 100 }); // key 7's old place now holds another item; 11 again: two more dropped
+    batches.push({ key: 8, n: 101 });
     h.release();
     await batches.drain();
-    const second = h.batches[1]!;
-    expect(second.filter((i) => i.key === 7).map((i) => i.n)).toEqual([101]);
+    const second = h.batches[1]!.map((i) => [i.key ?? null, i.n]);
+    // Items 0..3 dropped (key 7's first among them); key 8 in its moved place with its latest; key 7 new at the end.
+    expect(second).toEqual([[null, 4], [null, 5], [8, 101], [null, 7], [null, 8], [null, 9], [null, 10], [null, 11], [7, 100]]);
   });
 });
